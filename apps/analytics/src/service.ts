@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { JetStreamEventBus, type EventBus } from '@gateway/bus';
+import { runMigrations } from '@gateway/db';
+import { GrpcServer, type Principal } from '@gateway/grpc';
+import { createLogger, type Logger } from '@gateway/logging';
+import { analytics, EVENT_STREAM } from '@gateway/proto';
+import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
+import { createAnalyticsDb } from './database';
+import type { AnalyticsEnv } from './env';
+import { IngestEventUseCase } from './ingest/ingest-event.usecase';
+import { ledgerEventsHandler } from './ingest/ledger-events.handler';
+
+export interface RunningService {
+  grpcPort: number;
+  opsPort: number;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  bus?: EventBus;
+  logger?: Logger;
+  migrationsDir?: string;
+  verifyApiKey?: (rawKey: string) => Promise<Principal>;
+}
+
+export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  initTelemetry({ service: 'analytics' });
+  const logger = overrides.logger ?? createLogger({ service: 'analytics', level: env.LOG_LEVEL });
+  await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
+  const db = createAnalyticsDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
+  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'analytics' }));
+  const ingest = new IngestEventUseCase(db);
+  const subscription = await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000 }, ledgerEventsHandler(ingest));
+
+  const metrics = createServiceMetrics('analytics', !overrides.bus);
+  // Statistics queries (GetStats) are the analytics issue's; until then the method answers UNIMPLEMENTED.
+  const server = new GrpcServer({ name: 'analytics', logger, internalToken: env.GATEWAY_INTERNAL_TOKEN, metrics, verifyApiKey: overrides.verifyApiKey }).add(analytics.AnalyticsServiceService, {});
+  const grpcPort = await server.listen(env.ANALYTICS_HOST, env.ANALYTICS_PORT);
+  const ops = await startOpsServer({ host: env.OPS_HOST, port: env.ANALYTICS_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
+  logger.info({ grpcPort, opsPort: ops.port }, 'analytics listening');
+  return {
+    grpcPort,
+    opsPort: ops.port,
+    stop: async () => {
+      await server.shutdown();
+      await ops.close();
+      await subscription.stop();
+      if (!overrides.bus) await bus.close();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import express, { type Express } from 'express';
+import { errorHandler, notFoundHandler } from '@gateway/http';
+import type { Logger } from '@gateway/logging';
+import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
+import { ApiKeyAuthenticator } from './auth/authenticate';
+import type { EdgeClients } from './clients';
+import type { EdgeEnv } from './env';
+import { keyRoutes } from './routes/keys.http';
+import { projectRoutes } from './routes/projects.http';
+import { sessionRoutes } from './routes/session.http';
+import { traceRoutes } from './routes/traces.http';
+
+export interface EdgeApp {
+  app: Express;
+  keys: ApiKeyAuthenticator;
+}
+
+/** The public REST API: authentication, validation and mapping onto the gRPC services. */
+export function createEdgeApp(env: EdgeEnv, clients: EdgeClients, logger: Logger, metrics: ServiceMetrics): EdgeApp {
+  const app = express();
+  const tracer = getTracer('edge');
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  // One SERVER span per request, continuing an incoming traceparent.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    const route = `${req.method} ${req.path}`;
+    void inSpan(tracer, `${req.method} ${req.path}`, SpanKind.SERVER, extractTraceContext(req.headers as Record<string, string>), () =>
+      new Promise<void>((resolve) => {
+        res.on('finish', () => {
+          metrics.requests.inc({ method: req.method, status: String(res.statusCode) });
+          metrics.duration.observe({ method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+          resolve();
+        });
+        res.on('close', () => resolve());
+        next();
+      }),
+      { 'http.request.method': req.method, 'url.path': route },
+    );
+  });
+  app.use(express.json({ limit: env.JSON_BODY_LIMIT }));
+
+  app.get('/up', (_req, res) => {
+    res.json({ status: 'ok', version: env.GATEWAY_VERSION });
+  });
+
+  const keys = new ApiKeyAuthenticator(clients, env.KEY_CACHE_MAX_MS);
+  app.use(sessionRoutes(clients, env));
+  app.use(projectRoutes(clients));
+  app.use(keyRoutes(clients));
+  app.use(traceRoutes(clients, keys));
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return { app, keys };
+}

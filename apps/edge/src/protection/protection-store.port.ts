@@ -1,0 +1,78 @@
+/**
+ * The port behind the gateway protection counters (rate limit, loop guard, hourly spend cap,
+ * monthly budget). Two adapters implement it: Redis (shared by every edge replica) and memory
+ * (the embedded single-process mode). Both pass the same contract suite
+ * (testing/protection-store.contract.ts). No transport types here: the caller maps results to
+ * HTTP (429/402/503) itself.
+ */
+
+/** Milliseconds since the Unix epoch. Injected so tests move time instead of sleeping. */
+export interface Clock {
+  now(): number;
+}
+
+export interface ProtectionLimits {
+  /** Requests per key admitted in the rolling window; one more is rate_limited (spec: 1,000). */
+  rateLimitPerHour: number;
+  /** Length of the rolling rate-limit window in ms (spec: one hour). */
+  rateWindowMs: number;
+  /** Requests per key allowed in the loop window; one more trips the loop guard (spec: 50). */
+  loopMaxRequests: number;
+  /** Length of the loop-guard window in ms (spec: 10 s). */
+  loopWindowMs: number;
+  /** Length of the rolling hourly spend window in ms (spec: one hour). */
+  spendWindowMs: number;
+  /** A reservation neither settled nor released within this many ms stops counting (crashed request). */
+  reservationTtlMs: number;
+}
+
+/** Values for the X-RateLimit-* headers. */
+export interface RateLimitState {
+  limit: number;
+  /** Requests still admissible right now in the rolling window. */
+  remaining: number;
+  /** Epoch ms at which the oldest counted request leaves the window, i.e. the next slot frees. */
+  resetMs: number;
+}
+
+export type AdmitResult =
+  | { ok: true; rate: RateLimitState }
+  | { ok: false; kind: 'rate_limited'; retryAfterSeconds: number; rate: RateLimitState }
+  /** firstTrip is true for exactly one caller per trip, across all replicas: that caller persists the status. */
+  | { ok: false; kind: 'loop_detected'; firstTrip: boolean };
+
+export type ReserveResult =
+  | { ok: true; reservationId: string }
+  /** firstTrip is true for exactly one caller per trip, across all replicas: that caller persists `tripped`. */
+  | { ok: false; kind: 'circuit_open'; firstTrip: boolean }
+  | { ok: false; kind: 'budget_exceeded' };
+
+export interface ReserveSpendInput {
+  keyId: string;
+  projectId: number;
+  /** Estimated cost of the model call in USD; counts against both caps until settled or released. */
+  estimatedUsd: number;
+  /** The key's rolling-hour cap in USD; null means no cap. */
+  hourlyLimitUsd: number | null;
+  /** The project's calendar-month (UTC) budget in USD; null means no budget. */
+  monthlyBudgetUsd: number | null;
+}
+
+export interface ProtectionStore {
+  /** Rolling-window rate limit and loop guard in one atomic step. Exempt keys skip the loop guard only. */
+  admitRequest(keyId: string, opts: { loopGuardExempt: boolean }): Promise<AdmitResult>;
+  /**
+   * Atomically checks the hourly cap (rolling window, per key) and the monthly budget (UTC calendar
+   * month, per project), both including outstanding reservations, and reserves the estimate.
+   */
+  reserveSpend(input: ReserveSpendInput): Promise<ReserveResult>;
+  /** Replaces the reservation by the actual cost in USD. Idempotent: a second call is a no-op. */
+  settleSpend(reservationId: string, actualUsd: number): Promise<void>;
+  /** Drops the reservation: no cost was incurred. Idempotent; a no-op after settle. */
+  releaseSpend(reservationId: string): Promise<void>;
+  /** Exact settled spend in USD of the project for the current UTC month. */
+  monthlySpendUsd(projectId: number): Promise<number>;
+  /** Clears the key's trip states, loop window and hourly spend window (admin PATCHed it to active). */
+  resetKey(keyId: string): Promise<void>;
+  isHealthy(): Promise<boolean>;
+}

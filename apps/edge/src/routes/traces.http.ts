@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { DomainError } from '@gateway/errors';
+import type { ApiKeyAuthenticator } from '../auth/authenticate';
+import type { EdgeClients } from '../clients';
+import { handle } from './async-handler';
+import { traceDetailJson, traceJson } from './serializers';
+import { parseOr400 } from './validation';
+
+const createBody = z
+  .object({
+    metadata: z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }).optional(),
+    revenue: z.number({ message: 'revenue must be a number' }).nonnegative('revenue must be non-negative').optional(),
+  })
+  .passthrough();
+
+const listQuery = z.object({
+  page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
+  per_page: z.coerce.number().int().min(1, 'per_page must be between 1 and 100').max(100, 'per_page must be between 1 and 100').default(50),
+  status: z.enum(['pending', 'completed', 'replay', 'failed'], { message: 'status must be one of pending, completed, replay, failed' }).optional(),
+});
+
+export function traceRoutes(clients: EdgeClients, keys: ApiKeyAuthenticator): Router {
+  const router = Router();
+  const apiKey = keys.middleware();
+
+  router.post('/api/v1/traces', apiKey, handle(async (req, res) => {
+    const body = parseOr400(createBody, req.body ?? {}, 422);
+    if (req.key!.projectStatus === 'archived') throw new DomainError('CONFLICT', 'Project is archived; new traces are refused');
+    const trace = await clients.ledger.createTrace({ actor: req.actor, projectId: req.key!.projectId, metadata: body.metadata, revenue: body.revenue, status: 'pending', sourceTraceId: '' });
+    res.status(201).json(traceJson(trace));
+  }));
+
+  router.get('/api/v1/traces', apiKey, handle(async (req, res) => {
+    const query = parseOr400(listQuery, req.query);
+    const page = await clients.ledger.listTraces({ actor: req.actor, projectId: req.key!.projectId, page: query.page, perPage: query.per_page, status: query.status ?? '' });
+    res.json({ data: page.traces.map(traceJson), pagination: { page: page.page, per_page: page.perPage, total: page.total, total_pages: page.totalPages } });
+  }));
+
+  router.get('/api/v1/traces/:id', apiKey, handle(async (req, res) => {
+    const detail = await clients.ledger.getTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
+    res.json(traceDetailJson(detail));
+  }));
+  return router;
+}

@@ -1,0 +1,113 @@
+/**
+ * A derived text (cleaned, folded or decoded) that remembers, for every UTF-16 unit, which span
+ * of the ORIGINAL input produced it. Every detector works on a view and reports through
+ * `toOriginalSpan`, so offsets handed to callers always index the caller's string.
+ */
+export interface TextView {
+  readonly text: string;
+  /** Original start offset per unit; null when the view is the original text itself. */
+  readonly starts: Int32Array | null;
+  /** Original end offset (exclusive) per unit; null when the view is the original text. */
+  readonly ends: Int32Array | null;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export function identityView(text: string): TextView {
+  return { text, starts: null, ends: null };
+}
+
+/** Maps a half-open span of `view.text` to the half-open span of the original input. */
+export function toOriginalSpan(view: TextView, start: number, end: number): Span {
+  if (view.starts === null || view.ends === null) return { start, end };
+  const length = view.text.length;
+  if (length === 0) return { start: 0, end: 0 };
+  const first = Math.min(Math.max(start, 0), length - 1);
+  const last = Math.min(Math.max(end - 1, first), length - 1);
+  return { start: view.starts[first]!, end: view.ends[last]! };
+}
+
+/**
+ * Builds a view unit by unit. Callers push text together with the original span it stands for;
+ * when deriving from another view they pass spans already translated to the original input,
+ * so maps compose at build time and lookups stay O(1).
+ */
+export class TextViewBuilder {
+  private chunks: string[] = [];
+  private length = 0;
+  private starts: Int32Array;
+  private ends: Int32Array;
+
+  constructor(capacityHint: number) {
+    const capacity = Math.max(16, capacityHint);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  /** Appends `text`; every unit of it maps to the original span [originalStart, originalEnd). */
+  push(text: string, originalStart: number, originalEnd: number): void {
+    const count = text.length;
+    if (count === 0) return;
+    this.ensure(this.length + count);
+    this.starts.fill(originalStart, this.length, this.length + count);
+    this.ends.fill(originalEnd, this.length, this.length + count);
+    this.chunks.push(text);
+    this.length += count;
+  }
+
+  /** Appends a slice of a parent view unchanged, keeping its per-unit mapping. */
+  pushFromView(parent: TextView, start: number, end: number): void {
+    if (end <= start) return;
+    const count = end - start;
+    this.ensure(this.length + count);
+    if (parent.starts === null || parent.ends === null) {
+      for (let i = 0; i < count; i++) {
+        this.starts[this.length + i] = start + i;
+        this.ends[this.length + i] = start + i + 1;
+      }
+    } else {
+      this.starts.set(parent.starts.subarray(start, end), this.length);
+      this.ends.set(parent.ends.subarray(start, end), this.length);
+    }
+    this.chunks.push(parent.text.slice(start, end));
+    this.length += count;
+  }
+
+  lastChar(): string {
+    const chunk = this.chunks[this.chunks.length - 1];
+    return chunk === undefined ? '' : chunk[chunk.length - 1]!;
+  }
+
+  build(): TextView {
+    return {
+      text: this.chunks.join(''),
+      starts: this.starts.subarray(0, this.length),
+      ends: this.ends.subarray(0, this.length),
+    };
+  }
+
+  private ensure(capacity: number): void {
+    if (capacity <= this.starts.length) return;
+    let next = this.starts.length * 2;
+    while (next < capacity) next *= 2;
+    const starts = new Int32Array(next);
+    starts.set(this.starts.subarray(0, this.length));
+    const ends = new Int32Array(next);
+    ends.set(this.ends.subarray(0, this.length));
+    this.starts = starts;
+    this.ends = ends;
+  }
+}
+
+/** Original span of a single unit of a view. */
+export function originalSpanOfUnit(view: TextView, index: number): Span {
+  if (view.starts === null || view.ends === null) return { start: index, end: index + 1 };
+  return { start: view.starts[index]!, end: view.ends[index]! };
+}

@@ -1,0 +1,8 @@
+import { loadEnv, onShutdown, runOrExit } from '@gateway/config';
+import { envSchema } from './env';
+import { startInsights } from './service';
+
+runOrExit(async () => {
+  const service = await startInsights(loadEnv(envSchema, process.env));
+  onShutdown(() => service.stop());
+});

@@ -1,0 +1,67 @@
+import { DomainError } from '@gateway/errors';
+import { assessLatency } from './latency-grade.calculator';
+import { lowerGrade, raiseGrade, worseGrade } from './grade-scale.util';
+import {
+  DEFAULT_SLOW_STEP_MS,
+  GREAT_RATING,
+  LOOP_STALL_PROBABILITY,
+  MAX_CHAIN_DEPTH,
+  POOR_RATING,
+} from './grading-rules.constants';
+import type { Grade, GradeTraceInput, GradeTraceResult } from './grading.types';
+import { averageUserRating } from './user-rating.parser';
+import { assessWaste } from './waste-grade.calculator';
+
+/**
+ * Grades a completed trace: waste and latency per their own rules, then overall as GRADING_RULES
+ * (grading-rules.constants.ts) states it. Every rule that fires adds a finding so the grade can
+ * be explained to the caller.
+ */
+export function gradeTrace(input: GradeTraceInput): GradeTraceResult {
+  const slowStepMs = input.slowStepMs ?? DEFAULT_SLOW_STEP_MS;
+  if (!Number.isFinite(slowStepMs) || slowStepMs <= 0) {
+    throw new DomainError('VALIDATION_FAILED', 'slowStepMs must be a positive number of milliseconds');
+  }
+  const waste = assessWaste(input);
+  const latency = assessLatency(input.steps, slowStepMs);
+  const findings = [...waste.findings, ...latency.findings];
+  const { chain_depth: depth, stall_probability: stall } = input.summary;
+
+  let overall: Grade;
+  const runaway = depth > MAX_CHAIN_DEPTH;
+  const loop = stall > LOOP_STALL_PROBABILITY;
+  if (runaway) findings.push(`chain depth ${depth} > ${MAX_CHAIN_DEPTH}: runaway tool chain`);
+  if (loop) findings.push(`stall probability ${stall} > ${LOOP_STALL_PROBABILITY}: likely loop`);
+  if (waste.grade === 'F') findings.push('wrong model for every step');
+  if (latency.grade === 'F') findings.push('two or more severely slow steps');
+
+  if (runaway || loop || waste.grade === 'F' || latency.grade === 'F') {
+    overall = 'F';
+  } else {
+    overall = worseGrade(waste.grade, latency.grade);
+    if (waste.grade !== 'A' && latency.grade !== 'A') {
+      overall = lowerGrade(overall);
+      findings.push('both over-spend and slow steps: overall lowered one letter');
+    }
+    const rating = averageUserRating(input.steps);
+    if (rating && rating.average <= POOR_RATING) {
+      overall = lowerGrade(overall);
+      findings.push(`poor user rating (${formatRating(rating.average)} of 1 over ${rating.count} rating(s)): overall lowered one letter`);
+    } else if (rating && rating.average >= GREAT_RATING) {
+      const raised = raiseGrade(overall, waste.grade);
+      if (raised !== overall) {
+        findings.push(`great user rating (${formatRating(rating.average)} of 1): overall raised one letter`);
+      } else if (overall !== 'A') {
+        // Not raised means overall is already as good as the waste grade allows.
+        findings.push('great user rating does not offset over-spending');
+      }
+      overall = raised;
+    }
+  }
+
+  return { grades: { overall, waste: waste.grade, latency: latency.grade }, optimization_grade: overall, findings };
+}
+
+function formatRating(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}

@@ -1,0 +1,276 @@
+import { DomainError } from '@gateway/errors';
+import { createAdapterRegistry } from './adapters/adapter.registry';
+import { configString, upstreamModel } from './adapters/adapter-support.util';
+import type { AdapterStreamEvent, ParsedCompletion, ProviderAdapter } from './adapters/provider-adapter.types';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  ModelTarget,
+  ProviderGateway,
+  ProviderGatewayOptions,
+  StreamEvent,
+  ToolCall,
+  Usage,
+} from './provider.types';
+import { AttemptTimer } from './resilience/attempt.timer';
+import { parseRetryAfter, retryDelayMs, sleep } from './resilience/backoff.policy';
+import { CircuitBreaker, CircuitBreakerRegistry } from './resilience/circuit-breaker.policy';
+import { createOutboundGuard } from './resilience/outbound-url.guard';
+import { configFailure, httpFailure, protocolFailure, UpstreamAttemptError } from './resilience/upstream-attempt.error';
+import { costUsd, estimateUsage } from './usage/cost.calculator';
+
+interface PlannedModel {
+  target: ModelTarget;
+  adapter: ProviderAdapter;
+  breaker: CircuitBreaker;
+}
+
+interface OpenedStream {
+  first: AdapterStreamEvent;
+  iterator: AsyncIterator<AdapterStreamEvent>;
+  timer: AttemptTimer;
+}
+
+/**
+ * Calls a model path (primary, then fallbacks) with per-attempt timeouts, retries with backoff
+ * on transient failures, and a circuit breaker per endpoint. Errors reaching callers name models
+ * and statuses only: upstream bodies, URLs and keys never leave this module.
+ */
+export function createProviderGateway(options: ProviderGatewayOptions): ProviderGateway {
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  const breakers = new CircuitBreakerRegistry(options.breaker);
+  const guard = createOutboundGuard(options.allowedHosts);
+  const adapterFor = createAdapterRegistry();
+  const logger = options.logger;
+
+  function plan(path: ModelTarget[], req: CompletionRequest): PlannedModel[] {
+    if (path.length === 0) throw new DomainError('VALIDATION_FAILED', 'No model to call');
+    const planned: PlannedModel[] = [];
+    path.forEach((target, index) => {
+      const adapter = adapterFor(target.provider);
+      const reason = adapter ? adapter.unsupportedReason(target, req) : `Provider ${String(target.provider)} is not supported`;
+      if (adapter && reason === undefined) {
+        planned.push({ target, adapter, breaker: breakers.for(endpointKey(target)) });
+        return;
+      }
+      // The primary decides what the request may contain; a fallback that cannot serve it is
+      // skipped rather than failing a request its primary accepts.
+      if (index === 0) throw new DomainError('VALIDATION_FAILED', reason!);
+      logger?.warn({ model: target.identifier, provider: target.provider, reason }, 'fallback model skipped');
+    });
+    return planned;
+  }
+
+  /** Builds, guards and sends one request; resolves with a 2xx response. */
+  async function send(model: PlannedModel, req: CompletionRequest, stream: boolean): Promise<{ response: Response; timer: AttemptTimer }> {
+    let url: URL;
+    let upstream;
+    try {
+      upstream = model.adapter.buildRequest(model.target, req, { stream, now: new Date() });
+      url = new URL(upstream.url);
+    } catch (error) {
+      throw error instanceof UpstreamAttemptError ? error : configFailure('invalid base_url or model configuration');
+    }
+    const check = guard(url);
+    if (!check.allowed) throw new UpstreamAttemptError('blocked', `destination refused (${check.reason})`, { retryable: false });
+
+    const timer = new AttemptTimer(options.timeoutMs, req.signal);
+    try {
+      // Redirects are not followed: a 3xx could point past the outbound guard.
+      const response = await fetchImpl(url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: timer.signal, redirect: 'manual' });
+      if (response.status < 200 || response.status >= 300) {
+        const retryAfter = parseRetryAfter(response.headers);
+        // The body is dropped unread: it may echo the request or a key fragment.
+        response.body?.cancel().catch(() => undefined);
+        throw httpFailure(response.status, retryAfter);
+      }
+      return { response, timer };
+    } catch (error) {
+      timer.clear();
+      throw classify(error, timer);
+    }
+  }
+
+  async function completeOnce(model: PlannedModel, req: CompletionRequest): Promise<ParsedCompletion> {
+    const { response, timer } = await send(model, req, false);
+    try {
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw protocolFailure('invalid JSON response');
+      }
+      return model.adapter.parseCompletion(body);
+    } catch (error) {
+      throw classify(error, timer);
+    } finally {
+      timer.clear();
+    }
+  }
+
+  /** Opens a stream and reads up to its first event: the point after which nothing is retried. */
+  async function openStream(model: PlannedModel, req: CompletionRequest): Promise<OpenedStream> {
+    const { response, timer } = await send(model, req, true);
+    const iterator = model.adapter.parseStream(touchingChunks(response.body, timer))[Symbol.asyncIterator]();
+    try {
+      timer.touch();
+      const first = await iterator.next();
+      if (first.done) throw protocolFailure('stream ended before any content');
+      return { first: first.value, iterator, timer };
+    } catch (error) {
+      timer.abort();
+      throw classify(error, timer);
+    }
+  }
+
+  async function tryPath<T>(planned: PlannedModel[], req: CompletionRequest, attempt: (model: PlannedModel) => Promise<T>) {
+    let attempts = 0;
+    const failures: string[] = [];
+    for (const model of planned) {
+      let last: UpstreamAttemptError | undefined;
+      let tries = 0;
+      for (let retry = 0; retry <= options.maxRetries; retry++) {
+        if (retry > 0) {
+          const delay = retryDelayMs(retry, options.backoffBaseMs, last?.retryAfterMs);
+          if (delay === undefined) break;
+          await sleep(delay, req.signal);
+        }
+        if (!model.breaker.tryAcquire()) break;
+        attempts += 1;
+        tries += 1;
+        try {
+          const value = await attempt(model);
+          model.breaker.recordSuccess();
+          return { value, model, attempts };
+        } catch (error) {
+          if (req.signal?.aborted) {
+            model.breaker.release();
+            throw req.signal.reason;
+          }
+          const failure = error instanceof UpstreamAttemptError ? error : classify(error);
+          recordOutcome(model.breaker, failure);
+          logger?.warn(
+            { model: model.target.identifier, provider: model.target.provider, attempt: tries, status: failure.status, failure: failure.message },
+            'provider attempt failed',
+          );
+          last = failure;
+          if (!failure.retryable) break;
+        }
+      }
+      failures.push(`${model.target.identifier} (${describeFailure(last, tries)})`);
+    }
+    throw new DomainError('UPSTREAM_FAILED', `All models failed: ${failures.join('; ')}`);
+  }
+
+  function usageOrEstimate(model: PlannedModel, req: CompletionRequest, usage: Usage | undefined, text: string, toolCalls: ToolCall[]): Usage {
+    if (usage) return usage;
+    logger?.warn({ model: model.target.identifier, provider: model.target.provider }, 'provider sent no usage; cost estimated from characters');
+    return estimateUsage(req.messages, text, toolCalls);
+  }
+
+  async function complete(path: ModelTarget[], req: CompletionRequest): Promise<CompletionResult> {
+    const planned = plan(path, req);
+    const { value, model, attempts } = await tryPath(planned, req, (candidate) => completeOnce(candidate, req));
+    const usage = usageOrEstimate(model, req, value.usage, value.text, value.toolCalls);
+    return {
+      text: value.text,
+      toolCalls: value.toolCalls,
+      usage,
+      costUsd: costUsd(usage, model.target),
+      modelUsed: model.target.identifier,
+      finishReason: value.finishReason,
+      attempts,
+    };
+  }
+
+  async function* stream(path: ModelTarget[], req: CompletionRequest): AsyncGenerator<StreamEvent> {
+    const planned = plan(path, req);
+    const { value, model } = await tryPath(planned, req, (candidate) => openStream(candidate, req));
+    const { iterator, timer } = value;
+    let event: AdapterStreamEvent = value.first;
+    let text = '';
+    const toolCalls: ToolCall[] = [];
+    try {
+      for (;;) {
+        if (event.type === 'delta' || event.type === 'tool_call') {
+          if (event.type === 'delta') text += event.content;
+          else toolCalls.push(event.toolCall);
+          // The idle clock measures the provider, not a slow consumer of this generator.
+          timer.suspend();
+          yield event;
+          timer.resume();
+        } else {
+          const usage = usageOrEstimate(model, req, event.usage, text, toolCalls);
+          yield { type: 'done', usage, costUsd: costUsd(usage, model.target), finishReason: event.finishReason, modelUsed: model.target.identifier };
+          return;
+        }
+        let next: IteratorResult<AdapterStreamEvent>;
+        try {
+          next = await iterator.next();
+          if (next.done) throw protocolFailure('stream ended before completion');
+        } catch (error) {
+          if (req.signal?.aborted) throw req.signal.reason;
+          const failure = classify(error, timer);
+          recordOutcome(model.breaker, failure);
+          logger?.warn({ model: model.target.identifier, provider: model.target.provider, failure: failure.message }, 'provider stream interrupted');
+          // Content already reached the caller: switching models now would splice two answers.
+          throw new DomainError('UPSTREAM_FAILED', `Stream from ${model.target.identifier} interrupted (${failure.message})`);
+        }
+        event = next.value;
+      }
+    } finally {
+      timer.abort();
+      void iterator.return?.().catch(() => undefined);
+    }
+  }
+
+  return { complete, stream };
+}
+
+/** A breaker counts outages only: a 400 or 401 proves the endpoint is up. */
+function recordOutcome(breaker: CircuitBreaker, failure: UpstreamAttemptError): void {
+  if (failure.kind === 'config' || failure.kind === 'blocked') breaker.release();
+  else if (failure.countsAsOutage) breaker.recordFailure();
+  else breaker.recordSuccess();
+}
+
+function describeFailure(failure: UpstreamAttemptError | undefined, tries: number): string {
+  if (!failure) return 'circuit open';
+  return tries > 1 ? `${failure.message}, ${tries} attempts` : failure.message;
+}
+
+/** Health is tracked per upstream endpoint and model, not per registry entry. */
+function endpointKey(target: ModelTarget): string {
+  return [target.provider, target.baseUrl ?? '', upstreamModel(target), configString(target, 'deployment') ?? '', configString(target, 'region') ?? ''].join('|');
+}
+
+/**
+ * Maps whatever an attempt threw to a safe UpstreamAttemptError. Messages are built from error
+ * codes only: undici and adapter messages can contain URLs.
+ */
+function classify(error: unknown, timer?: AttemptTimer): UpstreamAttemptError {
+  if (timer?.timedOut) return new UpstreamAttemptError('timeout', 'timeout', { retryable: true });
+  if (error instanceof UpstreamAttemptError) return error;
+  if (isNetworkError(error)) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const code = typeof cause?.code === 'string' ? cause.code : typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unknown';
+    return new UpstreamAttemptError('network', `connection error (${code})`, { retryable: true });
+  }
+  return new UpstreamAttemptError('protocol', 'unreadable response', { retryable: false });
+}
+
+function isNetworkError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'TypeError' && (error.message === 'fetch failed' || error.message === 'terminated')) return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('E') || code.startsWith('UND_ERR'));
+}
+
+async function* touchingChunks(body: ReadableStream<Uint8Array> | null, timer: AttemptTimer): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  for await (const chunk of body) {
+    timer.touch();
+    yield chunk;
+  }
+}

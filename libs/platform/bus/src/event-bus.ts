@@ -1,0 +1,55 @@
+/** The event-bus port. Two adapters implement it: NATS JetStream and in-process. */
+export interface BusMessage {
+  subject: string;
+  data: Uint8Array;
+  /** Unique per event; JetStream de-duplicates publishes by it and consumers by it. */
+  eventId: string;
+  headers: Record<string, string>;
+  /** 1 on first delivery. */
+  deliveryCount: number;
+}
+
+export interface PublishOptions {
+  eventId: string;
+  headers?: Record<string, string>;
+}
+
+export interface SubscribeOptions {
+  /** Durable consumer name: state survives restarts; subscribers sharing it compete (work queue). */
+  durable: string;
+  /** Subject filter; `>` matches any remaining tokens. */
+  subject: string;
+  /** Deliveries before a message is given up (dead-lettered to the log). */
+  maxDeliver?: number;
+  /** How long a delivered message may stay unacknowledged before redelivery (ms). */
+  ackWaitMs?: number;
+  /** Delay before a failed message is redelivered (ms). */
+  retryDelayMs?: number;
+}
+
+/** Acknowledgement happens after the handler resolves; a rejection leads to redelivery. */
+export type MessageHandler = (message: BusMessage) => Promise<void>;
+
+export interface Subscription {
+  /** Stops fetching and waits for in-flight handlers (ack or nack each). */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<void>;
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;
+  isHealthy(): boolean;
+  close(): Promise<void>;
+}
+
+export function subjectMatches(filter: string, subject: string): boolean {
+  if (filter === subject) return true;
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (f[i] !== '*' && f[i] !== s[i]) return false;
+    if (i === f.length - 1 && s.length !== f.length) return false;
+  }
+  return f.length === s.length;
+}

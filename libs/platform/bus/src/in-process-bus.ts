@@ -1,0 +1,137 @@
+import type { BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
+import { subjectMatches } from './event-bus';
+
+interface StoredMessage {
+  seq: number;
+  subject: string;
+  data: Uint8Array;
+  eventId: string;
+  headers: Record<string, string>;
+}
+
+interface Consumer {
+  options: SubscribeOptions;
+  /** Next stream sequence to hand out. */
+  cursor: number;
+  /** seq → delivery count, for messages handed out but not acknowledged yet. */
+  inFlight: Map<number, number>;
+  retryQueue: { seq: number; notBefore: number }[];
+  subscribers: Set<InProcessSubscriber>;
+}
+
+interface InProcessSubscriber {
+  handler: MessageHandler;
+  busy: boolean;
+  stopped: boolean;
+  inFlight: Promise<void> | undefined;
+}
+
+/**
+ * The embedded default's bus: same semantics as the JetStream adapter (durable consumers that
+ * resume where they stopped, ack after the handler, redelivery on failure, publish-side
+ * de-duplication by event id, competing subscribers per durable) inside one process.
+ */
+export class InProcessEventBus implements EventBus {
+  private readonly log: StoredMessage[] = [];
+  private readonly consumers = new Map<string, Consumer>();
+  private readonly recentIds = new Map<string, number>();
+  private closed = false;
+
+  constructor(private readonly options: { duplicateWindowMs?: number; now?: () => number } = {}) {}
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  async publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<void> {
+    if (this.closed) throw new Error('event bus closed');
+    const window = this.options.duplicateWindowMs ?? 120_000;
+    const seen = this.recentIds.get(options.eventId);
+    if (seen !== undefined && this.now() - seen < window) return;
+    this.recentIds.set(options.eventId, this.now());
+    if (this.recentIds.size > 100_000) this.pruneIds(window);
+    this.log.push({ seq: this.log.length, subject, data, eventId: options.eventId, headers: { ...(options.headers ?? {}) } });
+    for (const consumer of this.consumers.values()) this.pump(consumer);
+  }
+
+  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    let consumer = this.consumers.get(options.durable);
+    if (!consumer) {
+      consumer = { options, cursor: 0, inFlight: new Map(), retryQueue: [], subscribers: new Set() };
+      this.consumers.set(options.durable, consumer);
+    }
+    const subscriber: InProcessSubscriber = { handler, busy: false, stopped: false, inFlight: undefined };
+    consumer.subscribers.add(subscriber);
+    const owner = consumer;
+    queueMicrotask(() => this.pump(owner));
+    return {
+      stop: async () => {
+        subscriber.stopped = true;
+        owner.subscribers.delete(subscriber);
+        await subscriber.inFlight;
+      },
+    };
+  }
+
+  isHealthy(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending: Promise<void>[] = [];
+    for (const consumer of this.consumers.values()) for (const s of consumer.subscribers) if (s.inFlight) pending.push(s.inFlight);
+    await Promise.allSettled(pending);
+  }
+
+  private pruneIds(window: number): void {
+    const cutoff = this.now() - window;
+    for (const [id, at] of this.recentIds) if (at < cutoff) this.recentIds.delete(id);
+  }
+
+  private nextFor(consumer: Consumer): StoredMessage | undefined {
+    const now = this.now();
+    const dueIndex = consumer.retryQueue.findIndex((entry) => entry.notBefore <= now);
+    if (dueIndex >= 0) return this.log[consumer.retryQueue.splice(dueIndex, 1)[0].seq];
+    while (consumer.cursor < this.log.length) {
+      const message = this.log[consumer.cursor++];
+      if (subjectMatches(consumer.options.subject, message.subject)) return message;
+    }
+    return undefined;
+  }
+
+  private pump(consumer: Consumer): void {
+    if (this.closed) return;
+    for (const subscriber of consumer.subscribers) {
+      if (subscriber.busy || subscriber.stopped) continue;
+      const message = this.nextFor(consumer);
+      if (!message) break;
+      subscriber.busy = true;
+      subscriber.inFlight = this.deliver(consumer, subscriber, message).finally(() => {
+        subscriber.busy = false;
+        subscriber.inFlight = undefined;
+        this.pump(consumer);
+      });
+    }
+  }
+
+  private async deliver(consumer: Consumer, subscriber: InProcessSubscriber, stored: StoredMessage): Promise<void> {
+    const deliveryCount = (consumer.inFlight.get(stored.seq) ?? 0) + 1;
+    consumer.inFlight.set(stored.seq, deliveryCount);
+    const message: BusMessage = { subject: stored.subject, data: stored.data, eventId: stored.eventId, headers: stored.headers, deliveryCount };
+    try {
+      await subscriber.handler(message);
+      consumer.inFlight.delete(stored.seq);
+    } catch {
+      const maxDeliver = consumer.options.maxDeliver ?? 10;
+      if (deliveryCount >= maxDeliver) {
+        consumer.inFlight.delete(stored.seq);
+        return;
+      }
+      const delay = consumer.options.retryDelayMs ?? 1_000;
+      consumer.retryQueue.push({ seq: stored.seq, notBefore: this.now() + delay });
+      // +5 ms: timers may fire a millisecond before Date.now() reaches the due time.
+      setTimeout(() => this.pump(consumer), delay + 5).unref();
+    }
+  }
+}

@@ -1,0 +1,6 @@
+export * from './migrations';
+export * from './prisma';
+export * from './schema-check';
+export * from './test-database';
+export * from './outbox-relay';
+export * from './prisma-outbox';

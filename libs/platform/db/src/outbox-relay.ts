@@ -1,0 +1,99 @@
+import type { Logger } from '@gateway/logging';
+
+export interface OutboxEvent {
+  id: bigint;
+  subject: string;
+  eventId: string;
+  payload: Uint8Array;
+  headers: Record<string, string>;
+}
+
+/** The service's outbox table, seen through its repository. */
+export interface OutboxStore {
+  /**
+   * Runs `publish` on the oldest unpublished events (locked so concurrent relays skip them)
+   * and marks the ones it returns as published, in one transaction.
+   */
+  drain(limit: number, publish: (events: OutboxEvent[]) => Promise<bigint[]>): Promise<number>;
+}
+
+export interface EventPublisher {
+  publish(subject: string, data: Uint8Array, options: { eventId: string; headers?: Record<string, string> }): Promise<void>;
+}
+
+export interface OutboxRelay {
+  /** Ask for a drain soon (after a commit), instead of waiting for the next poll. */
+  nudge(): void;
+  /** Drains everything pending now; used by graceful shutdown and tests. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes committed outbox rows in commit order. A crash between publish and marking only
+ * republishes with the same event id, which JetStream and the consumers de-duplicate: the
+ * event is delivered once.
+ */
+export function startOutboxRelay(options: { store: OutboxStore; bus: EventPublisher; logger: Logger; pollMs?: number; batchSize?: number }): OutboxRelay {
+  const pollMs = options.pollMs ?? 500;
+  const batchSize = options.batchSize ?? 200;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  const publishBatch = async (events: OutboxEvent[]): Promise<bigint[]> => {
+    const published: bigint[] = [];
+    for (const event of events) {
+      try {
+        await options.bus.publish(event.subject, event.payload, { eventId: event.eventId, headers: event.headers });
+        published.push(event.id);
+      } catch (error) {
+        // Keep order: stop at the first failure, the rest waits for the next drain.
+        options.logger.warn({ err: error, subject: event.subject, eventId: event.eventId }, 'outbox publish failed; will retry');
+        break;
+      }
+    }
+    return published;
+  };
+
+  const drainAll = async (): Promise<void> => {
+    for (;;) {
+      const count = await options.store.drain(batchSize, publishBatch);
+      if (count < batchSize) return;
+    }
+  };
+
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await drainAll().catch((error: unknown) => options.logger.warn({ err: error }, 'outbox drain failed'));
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const timer = setInterval(() => void run(), pollMs);
+  timer.unref();
+
+  return {
+    nudge: () => {
+      if (!stopped) void run();
+    },
+    flush: async () => {
+      await running;
+      await run();
+    },
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { assertUnreachable, DomainError, ERROR_CODES, ErrorCode, isDomainError } from './domain-error';
+
+const CODE_KEY = 'x-domain-error-code';
+const ERRORS_KEY = 'x-domain-errors';
+const RETRY_KEY = 'x-retry-after';
+
+/** The one mapping from domain codes to gRPC status codes. Exhaustive by construction. */
+export function grpcStatusOf(code: ErrorCode): GrpcStatus {
+  switch (code) {
+    case 'BAD_REQUEST':
+    case 'VALIDATION_FAILED': return GrpcStatus.INVALID_ARGUMENT;
+    case 'UNAUTHENTICATED':
+    case 'TOKEN_EXPIRED':
+    case 'TOKEN_INVALID': return GrpcStatus.UNAUTHENTICATED;
+    case 'FORBIDDEN': return GrpcStatus.PERMISSION_DENIED;
+    case 'NOT_FOUND': return GrpcStatus.NOT_FOUND;
+    case 'CONFLICT': return GrpcStatus.FAILED_PRECONDITION;
+    case 'PAYLOAD_TOO_LARGE': return GrpcStatus.OUT_OF_RANGE;
+    case 'BUDGET_EXCEEDED':
+    case 'RATE_LIMITED':
+    case 'CIRCUIT_OPEN':
+    case 'LOOP_DETECTED':
+    case 'TOO_MANY_ATTEMPTS': return GrpcStatus.RESOURCE_EXHAUSTED;
+    case 'UPSTREAM_FAILED': return GrpcStatus.ABORTED;
+    case 'UNAVAILABLE': return GrpcStatus.UNAVAILABLE;
+    case 'INTERNAL': return GrpcStatus.INTERNAL;
+    default: return assertUnreachable(code);
+  }
+}
+
+export type GrpcErrorObject = Partial<ServiceError> & { code: GrpcStatus; details: string; metadata: Metadata };
+
+/**
+ * Server side: turns a thrown value into a gRPC status. The domain code travels in trailing
+ * metadata so a gRPC caller (edge) can rebuild the same DomainError. Unexpected errors become
+ * INTERNAL with a generic message.
+ */
+export function toGrpcError(error: unknown): GrpcErrorObject {
+  const metadata = new Metadata();
+  if (!isDomainError(error) || (error as DomainError).code === 'INTERNAL') {
+    metadata.set(CODE_KEY, 'INTERNAL');
+    return { code: GrpcStatus.INTERNAL, details: 'Internal server error', metadata };
+  }
+  const domain = error as DomainError;
+  metadata.set(CODE_KEY, domain.code);
+  if (domain.errors) metadata.set(ERRORS_KEY, JSON.stringify(domain.errors));
+  if (domain.retryAfterSeconds !== undefined) metadata.set(RETRY_KEY, String(domain.retryAfterSeconds));
+  return { code: grpcStatusOf(domain.code), details: domain.message, metadata };
+}
+
+function fallbackCodeFor(status: GrpcStatus | undefined): ErrorCode {
+  switch (status) {
+    case GrpcStatus.INVALID_ARGUMENT: return 'VALIDATION_FAILED';
+    case GrpcStatus.UNAUTHENTICATED: return 'UNAUTHENTICATED';
+    case GrpcStatus.PERMISSION_DENIED: return 'FORBIDDEN';
+    case GrpcStatus.NOT_FOUND: return 'NOT_FOUND';
+    case GrpcStatus.FAILED_PRECONDITION: return 'CONFLICT';
+    case GrpcStatus.RESOURCE_EXHAUSTED: return 'RATE_LIMITED';
+    case GrpcStatus.UNAVAILABLE:
+    case GrpcStatus.DEADLINE_EXCEEDED: return 'UNAVAILABLE';
+    default: return 'INTERNAL';
+  }
+}
+
+/** Client side: rebuilds the DomainError a gRPC server raised (or a generic one). */
+export function fromGrpcError(error: unknown): DomainError {
+  const serviceError = error as Partial<ServiceError>;
+  const metadata = serviceError.metadata;
+  const rawCode = metadata?.get(CODE_KEY)[0]?.toString();
+  const code: ErrorCode = rawCode && (ERROR_CODES as readonly string[]).includes(rawCode) ? (rawCode as ErrorCode) : fallbackCodeFor(serviceError.code);
+  const rawErrors = metadata?.get(ERRORS_KEY)[0]?.toString();
+  const rawRetry = metadata?.get(RETRY_KEY)[0]?.toString();
+  const message = code === 'INTERNAL' ? 'Internal server error' : (serviceError.details ?? 'Internal server error');
+  return new DomainError(code, code === 'UNAVAILABLE' && !rawCode ? 'Service unavailable' : message, {
+    errors: rawErrors ? (JSON.parse(rawErrors) as string[]) : undefined,
+    retryAfterSeconds: rawRetry ? Number(rawRetry) : undefined,
+    cause: error,
+  });
+}

@@ -1,0 +1,3 @@
+export * from './domain-error';
+export * from './http-mapping';
+export * from './grpc-mapping';

@@ -1,0 +1,6 @@
+export * from './types';
+export * from './server';
+export * from './client';
+export * from './health-client';
+export * from './api-key-verifier';
+export * from './grpc-app';

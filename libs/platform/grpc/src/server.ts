@@ -1,0 +1,181 @@
+import { Metadata, Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
+import { timingSafeEqual } from 'node:crypto';
+import { DESCRIPTOR_SET_BASE64 } from '@gateway/proto';
+import { DomainError, isDomainError, toGrpcError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
+import type { AnyServiceDefinition, CallContext, Principal, ServiceHandlers } from './types';
+
+export interface GrpcServerOptions {
+  /** Used for logs and spans. */
+  name: string;
+  logger: Logger;
+  /** The internal service credential every gateway service presents. */
+  internalToken: string;
+  /** Verifies an API key presented by an internal team; absent → API keys are refused. */
+  verifyApiKey?: (rawKey: string) => Promise<Principal>;
+  metrics?: ServiceMetrics;
+  /** Methods (full path) an API key may not call: internal-only operations. */
+  serviceOnlyMethods?: ReadonlySet<string>;
+}
+
+let reflectionPackage: protoLoader.PackageDefinition | undefined;
+function reflectionDefinition(): protoLoader.PackageDefinition {
+  reflectionPackage ??= protoLoader.loadFileDescriptorSetFromBuffer(Buffer.from(DESCRIPTOR_SET_BASE64, 'base64'), { keepCase: true });
+  return reflectionPackage;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function metadataToCarrier(metadata: Metadata): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata.getMap())) if (typeof value === 'string') carrier[key] = value;
+  return carrier;
+}
+
+/**
+ * A gRPC server with the standard health service, reflection, authentication (internal
+ * credential or API key; nothing → UNAUTHENTICATED), deadlines surfaced as an AbortSignal,
+ * trace-context extraction and one error mapping.
+ */
+export class GrpcServer {
+  private readonly server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  private readonly health = new HealthImplementation({ '': 'SERVING' });
+  private readonly serviceNames: string[] = [];
+  private readonly tracer;
+  private boundPort = 0;
+
+  constructor(private readonly options: GrpcServerOptions) {
+    this.tracer = getTracer(options.name);
+    this.health.addToServer(this.server);
+    new ReflectionService(reflectionDefinition()).addToServer(this.server);
+  }
+
+  /** Methods without a handler answer UNIMPLEMENTED (the contract may run ahead of the code). */
+  add<D extends AnyServiceDefinition>(definition: D, handlers: Partial<ServiceHandlers<D>>): this {
+    const implementation: UntypedServiceImplementation = {};
+    for (const [methodName, method] of Object.entries(definition)) {
+      const handler = (handlers as Record<string, (req: unknown, ctx: CallContext) => unknown>)[methodName];
+      if (!handler) {
+        implementation[methodName] = (_call: unknown, callback?: sendUnaryData<unknown>) => {
+          const error = { code: GrpcStatus.UNIMPLEMENTED, details: `${method.path} is not implemented yet`, metadata: new Metadata() };
+          if (callback) callback(error);
+          else (_call as ServerWritableStream<unknown, unknown>).emit('error', error);
+        };
+        continue;
+      }
+      implementation[methodName] = method.responseStream
+        ? (call: ServerWritableStream<unknown, unknown>) => void this.handleStream(method.path, call, handler as (req: unknown, ctx: CallContext) => AsyncIterable<unknown>)
+        : (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void this.handleUnary(method.path, call, callback, handler as (req: unknown, ctx: CallContext) => Promise<unknown>);
+    }
+    this.server.addService(definition as never, implementation);
+    const serviceName = Object.values(definition)[0]?.path.split('/')[1];
+    if (serviceName) {
+      this.serviceNames.push(serviceName);
+      this.health.setStatus(serviceName, 'SERVING');
+    }
+    return this;
+  }
+
+  setServing(status: ServingStatus): void {
+    this.health.setStatus('', status);
+    for (const name of this.serviceNames) this.health.setStatus(name, status);
+  }
+
+  async listen(host: string, port: number): Promise<number> {
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    );
+    return this.boundPort;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Stops accepting calls, lets in-flight ones finish for up to `graceMs`, then forces. */
+  async shutdown(graceMs = 10_000): Promise<void> {
+    this.setServing('NOT_SERVING');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      timer.unref();
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private async authenticate(path: string, metadata: Metadata): Promise<Principal> {
+    const header = metadata.get('authorization')[0]?.toString() ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    if (!token) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+    if (token.startsWith('ak_')) {
+      if (!this.options.verifyApiKey || this.options.serviceOnlyMethods?.has(path)) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+      return this.options.verifyApiKey(token);
+    }
+    if (safeEqual(token, this.options.internalToken)) return { kind: 'service' };
+    throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+  }
+
+  private async run<T>(path: string, metadata: Metadata, deadline: Date | undefined, signal: AbortSignal, body: (ctx: CallContext) => Promise<T>): Promise<T> {
+    const parent = extractTraceContext(metadataToCarrier(metadata));
+    const started = process.hrtime.bigint();
+    let outcome = 'OK';
+    try {
+      return await inSpan(this.tracer, path, SpanKind.SERVER, parent, async () => {
+        const principal = await this.authenticate(path, metadata);
+        return body({ principal, metadata, deadline, signal, logger: this.options.logger });
+      }, { 'rpc.system': 'grpc', 'rpc.method': path });
+    } catch (error) {
+      outcome = isDomainError(error) ? (error as DomainError).code : 'INTERNAL';
+      if (!isDomainError(error)) this.options.logger.error({ err: error, method: path }, 'unexpected error in gRPC handler');
+      throw error;
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.options.metrics?.requests.inc({ method: path, status: outcome });
+      this.options.metrics?.duration.observe({ method: path }, seconds);
+    }
+  }
+
+  private async handleUnary(path: string, call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>, handler: (req: unknown, ctx: CallContext) => Promise<unknown>): Promise<void> {
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort());
+    const deadline = call.getDeadline();
+    try {
+      const response = await this.run(path, call.metadata, deadline instanceof Date ? deadline : undefined, controller.signal, (ctx) => handler(call.request, ctx));
+      callback(null, response);
+    } catch (error) {
+      callback(toGrpcError(error));
+    }
+  }
+
+  private async handleStream(path: string, call: ServerWritableStream<unknown, unknown>, handler: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>): Promise<void> {
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort());
+    const deadline = call.getDeadline();
+    try {
+      await this.run(path, call.metadata, deadline instanceof Date ? deadline : undefined, controller.signal, async (ctx) => {
+        for await (const item of handler(call.request, ctx)) {
+          if (controller.signal.aborted) break;
+          if (!call.write(item)) await new Promise<void>((resolve) => call.once('drain', () => resolve()));
+        }
+      });
+      call.end();
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const grpcError = toGrpcError(error);
+      call.emit('error', { code: grpcError.code ?? GrpcStatus.INTERNAL, details: grpcError.details, metadata: grpcError.metadata });
+    }
+  }
+}
