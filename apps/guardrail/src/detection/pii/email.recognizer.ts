@@ -1,0 +1,60 @@
+import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
+
+/**
+ * Emails are found from each "@" outwards instead of with one regex: a regex with a repeated
+ * local part backtracks on long "aaaa…" runs, while this scan touches every character at most
+ * twice.
+ */
+const MAX_LOCAL = 64;
+const MAX_DOMAIN = 253;
+const ROLE_ACCOUNTS = /^(?:info|support|help|sales|admin|contact|hello|noreply|no-reply|team|office|billing|security|abuse|postmaster|webmaster|hr|jobs|careers|press|marketing|privacy|legal)$/i;
+const CONTEXT = /(?:e-?mail|mail|contact|reach|write to|courriel|correo|posta|endere[cç]o)/i;
+const OBFUSCATED = /(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]{1,64})\s?[[({]\s?(?:at|AT)\s?[\])}]\s?([A-Za-z0-9-]{1,63}(?:\s?[[({]\s?(?:dot|DOT)\s?[\])}]\s?[A-Za-z0-9-]{1,63}){1,4})(?![A-Za-z0-9-])/g;
+
+function isLocalChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ||
+    code === 0x2e || code === 0x5f || code === 0x25 || code === 0x2b || code === 0x2d
+  );
+}
+
+function isDomainChar(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x2d || code === 0x2e;
+}
+
+export function recognizeEmails(text: string): PiiCandidate[] {
+  const found: PiiCandidate[] = [];
+  let at = text.indexOf('@');
+  while (at !== -1) {
+    let start = at;
+    while (start > 0 && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
+    while (start < at && text[start] === '.') start++;
+    let end = at + 1;
+    while (end < text.length && end - at <= MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
+    while (end > at + 1 && (text[end - 1] === '.' || text[end - 1] === '-')) end--;
+    const local = text.slice(start, at);
+    const domain = text.slice(at + 1, end);
+    // "git@github.com:org/repo" is SCP syntax, not a mailbox.
+    const scpSyntax = text[end] === ':' && /[\w~/]/.test(text[end + 1] ?? '');
+    const valid = local.length > 0 && !local.includes('..') && validDomain(domain) && !scpSyntax;
+    if (valid) {
+      const role = ROLE_ACCOUNTS.test(local);
+      found.push({ type: 'email', start, end, confidence: boosted(role ? 0.75 : 0.9, contextBefore(text, start, CONTEXT, 32), 0.05) });
+    }
+    at = text.indexOf('@', Math.max(end, at + 1));
+  }
+  OBFUSCATED.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = OBFUSCATED.exec(text)) !== null) {
+    found.push({ type: 'email', start: match.index, end: match.index + match[0].length, confidence: 0.8 });
+  }
+  return found;
+}
+
+function validDomain(domain: string): boolean {
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  const tld = labels[labels.length - 1]!;
+  if (!/^[A-Za-z]{2,24}$/.test(tld)) return false;
+  return labels.every((label) => label.length > 0 && label.length <= 63 && !label.startsWith('-') && !label.endsWith('-'));
+}

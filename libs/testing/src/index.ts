@@ -1,0 +1,3 @@
+export * from './free-port';
+export * from './production-stack';
+export * from './http-client';

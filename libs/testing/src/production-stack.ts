@@ -1,0 +1,168 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDatabase } from '@gateway/db';
+import { freePort } from './free-port';
+
+export const GRPC_APPS = ['control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics', 'insights', 'replay-worker'] as const;
+export type GrpcAppName = (typeof GRPC_APPS)[number];
+export type AppName = GrpcAppName | 'edge';
+
+const PREFIX: Record<AppName, string> = {
+  edge: 'EDGE',
+  'control-plane': 'CONTROL_PLANE',
+  ledger: 'LEDGER',
+  guardrail: 'GUARDRAIL',
+  router: 'ROUTER',
+  'provider-proxy': 'PROVIDER_PROXY',
+  analytics: 'ANALYTICS',
+  insights: 'INSIGHTS',
+  'replay-worker': 'REPLAY_WORKER',
+};
+
+const DATABASES: Partial<Record<AppName, string>> = { 'control-plane': 'control', ledger: 'ledger', analytics: 'analytics' };
+
+export interface StackSettings {
+  /** Root of the repository (where dist/ lives). */
+  root: string;
+  apps?: AppName[];
+  /** PostgreSQL server URL used to create one database per data-owning service. */
+  postgresUrl?: string;
+  natsUrl?: string;
+  redisUrl?: string;
+  /** Database name prefix, e.g. `gateway` → gateway_control, gateway_ledger, ... */
+  databasePrefix?: string;
+  /** Fixed ports (a local dev stack); random free ports otherwise. */
+  fixedPorts?: boolean;
+  extraEnv?: Partial<Record<AppName, Record<string, string>>>;
+  logLevel?: string;
+}
+
+export interface RunningApp {
+  name: AppName;
+  port: number;
+  opsPort: number;
+  env: Record<string, string>;
+  process: ChildProcess | undefined;
+}
+
+const DEFAULT_PORTS: Record<AppName, [number, number]> = {
+  edge: [8080, 9100],
+  'control-plane': [50051, 9101],
+  ledger: [50052, 9102],
+  guardrail: [50053, 9103],
+  router: [50054, 9104],
+  'provider-proxy': [50055, 9105],
+  analytics: [50056, 9106],
+  insights: [50057, 9107],
+  'replay-worker': [50058, 9108],
+};
+
+async function waitReady(opsPort: number, child: ChildProcess, name: string, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${opsPort}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`${name} not ready after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The production shape on one machine: every app its own process from the built output
+ * (`node dist/apps/<app>/main.js`), configured only by environment, against the real
+ * PostgreSQL, Redis and NATS. Used by integration tests, the benchmark and `npm run stack:up`.
+ */
+export class ProductionStack {
+  readonly apps = new Map<AppName, RunningApp>();
+  readonly internalToken = randomBytes(24).toString('hex');
+  private readonly encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
+
+  constructor(private readonly settings: StackSettings) {}
+
+  get edgeUrl(): string {
+    return `http://127.0.0.1:${this.apps.get('edge')!.port}`;
+  }
+
+  address(app: GrpcAppName): string {
+    return `127.0.0.1:${this.apps.get(app)!.port}`;
+  }
+
+  async prepare(): Promise<void> {
+    const names = this.settings.apps ?? ['edge', ...GRPC_APPS];
+    for (const name of names) {
+      const [port, opsPort] = this.settings.fixedPorts ? DEFAULT_PORTS[name] : [await freePort(), await freePort()];
+      this.apps.set(name, { name, port, opsPort, env: {}, process: undefined });
+    }
+    const addresses: Record<string, string> = {};
+    for (const app of GRPC_APPS) {
+      const running = this.apps.get(app);
+      addresses[`${PREFIX[app]}_ADDRESS`] = `127.0.0.1:${running ? running.port : DEFAULT_PORTS[app][0]}`;
+    }
+    const postgresUrl = this.settings.postgresUrl ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+    for (const running of this.apps.values()) {
+      const prefix = PREFIX[running.name];
+      const env: Record<string, string> = {
+        NODE_ENV: 'production',
+        LOG_LEVEL: this.settings.logLevel ?? 'warn',
+        GATEWAY_INTERNAL_TOKEN: this.internalToken,
+        NATS_URL: this.settings.natsUrl ?? 'nats://127.0.0.1:4222',
+        REDIS_URL: this.settings.redisUrl ?? 'redis://127.0.0.1:6379',
+        [`${prefix}_PORT`]: String(running.port),
+        [`${prefix}_OPS_PORT`]: String(running.opsPort),
+        ...addresses,
+      };
+      const database = DATABASES[running.name];
+      if (database) env.DATABASE_URL = await ensureDatabase(postgresUrl, `${this.settings.databasePrefix ?? 'gateway'}_${database}`);
+      if (running.name === 'control-plane') env.GATEWAY_ENCRYPTION_KEYS = this.encryptionKeys;
+      running.env = { ...env, ...(this.settings.extraEnv?.[running.name] ?? {}) };
+    }
+  }
+
+  async start(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+    const running = this.apps.get(name);
+    if (!running) throw new Error(`${name} is not part of this stack`);
+    const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t bundle)`);
+    const child = spawn(process.execPath, ['--enable-source-maps', entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    running.process = child;
+    await waitReady(running.opsPort, child, name);
+    return running;
+  }
+
+  async startAll(): Promise<void> {
+    await this.prepare();
+    // control-plane first: the others verify API keys with it.
+    if (this.apps.has('control-plane')) await this.start('control-plane');
+    await Promise.all([...this.apps.keys()].filter((n) => n !== 'control-plane').map((n) => this.start(n)));
+  }
+
+  /** SIGKILL: the process gets no chance to flush anything (crash simulation). */
+  async kill(name: AppName): Promise<void> {
+    const child = this.apps.get(name)?.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(name: AppName): Promise<void> {
+    const child = this.apps.get(name)?.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  async stopAll(): Promise<void> {
+    const order = [...this.apps.keys()].filter((n) => n !== 'control-plane');
+    await Promise.all(order.map((n) => this.stop(n)));
+    await this.stop('control-plane');
+  }
+}
