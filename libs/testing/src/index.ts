@@ -1,3 +1,4 @@
 export * from './free-port';
 export * from './production-stack';
 export * from './http-client';
+export * from './schema-match';

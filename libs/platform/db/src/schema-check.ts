@@ -35,7 +35,8 @@ export function parsePrismaSchema(text: string): { models: PrismaModel[]; enums:
   }
   const modelNames = new Set([...source.matchAll(/model\s+(\w+)\s*\{/g)].map((m) => m[1]));
   const models: PrismaModel[] = [];
-  for (const match of source.matchAll(/model\s+(\w+)\s*\{([^}]*)\}/g)) {
+  // A model body ends at a closing brace alone on its line (defaults like "{}" contain braces).
+  for (const match of source.matchAll(/model\s+(\w+)\s*\{([\s\S]*?)\n\}/g)) {
     const [, name, body] = match;
     const tableMap = /@@map\("([^"]+)"\)/.exec(body);
     const compound = /@@id\(\[([^\]]+)\]/.exec(body);
