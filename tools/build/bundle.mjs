@@ -11,7 +11,7 @@ if (!app) throw new Error('usage: bundle.mjs <app>');
 const appDir = join(root, 'apps', app);
 const outdir = join(root, 'dist/apps', app);
 rmSync(outdir, { recursive: true, force: true });
-const entryPoints = ['main', 'service'].map((name) => join(appDir, 'src', `${name}.ts`)).filter((file) => existsSync(file));
+const entryPoints = ['main', 'service', 'app'].map((name) => join(appDir, 'src', `${name}.ts`)).filter((file) => existsSync(file));
 await build({
   entryPoints,
   outdir,

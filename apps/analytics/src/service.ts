@@ -50,3 +50,7 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
     },
   };
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { analyticsEnvSchema as envSchema } from './env';
+export { startAnalytics as start };

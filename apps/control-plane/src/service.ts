@@ -36,7 +36,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir, logger });
   const db = createControlPlaneDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
   const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'control-plane' }));
-  const relay = startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient), bus, logger, pollMs: 200 });
+  const relay = startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
 
   const secrets = new SecretBox(env.GATEWAY_ENCRYPTION_KEYS);
   const sessions = new SessionsUseCase(db, env.SESSION_TTL_HOURS);
@@ -78,3 +78,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
     },
   };
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { controlPlaneEnvSchema as envSchema } from './env';
+export { startControlPlane as start };

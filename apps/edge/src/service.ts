@@ -38,3 +38,7 @@ export async function startEdge(env: EdgeEnv, overrides: { logger?: Logger; embe
     },
   };
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { edgeEnvSchema as envSchema } from './env';
+export { startEdge as start };

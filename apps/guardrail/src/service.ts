@@ -19,3 +19,7 @@ export async function startGuardrail(env: AppEnv, overrides: { logger?: Logger; 
     register: (server) => server.add(guardrail.GuardrailServiceService, {}),
   });
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { envSchema } from './env';
+export { startGuardrail as start };

@@ -19,3 +19,7 @@ export async function startInsights(env: AppEnv, overrides: { logger?: Logger; e
     register: (server) => server.add(insights.InsightsServiceService, {}),
   });
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { envSchema } from './env';
+export { startInsights as start };

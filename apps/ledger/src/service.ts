@@ -31,7 +31,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createLedgerDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
   const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'ledger' }));
-  const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient), bus, logger, pollMs: env.OUTBOX_POLL_MS });
+  const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: env.OUTBOX_POLL_MS });
   const nudge = () => relay?.nudge();
 
   const traces = new TracesUseCase(db, nudge);
@@ -57,3 +57,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
     },
   };
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { ledgerEnvSchema as envSchema } from './env';
+export { startLedger as start };

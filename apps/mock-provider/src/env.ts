@@ -1,30 +1,27 @@
 import { z } from 'zod';
+import { env, loadEnv, secret } from '@gateway/config';
 
-// Empty strings mean "unset", so `MOCK_LATENCY_MS=` falls back to the default.
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
-const envSchema = z
+export const mockProviderEnvSchema = z
   .object({
-    MOCK_PROVIDER_PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(8090),
-    MOCK_PROVIDER_HOST: optional(z.string()).default('127.0.0.1'),
-    /** Delay before every answer, ms. */
-    MOCK_LATENCY_MS: optional(z.coerce.number().int().min(0)).default(0),
-    MOCK_REQUEST_LOG_LIMIT: optional(z.coerce.number().int().min(0)).default(1000),
+    LOG_LEVEL: env.logLevel(),
+    MOCK_PROVIDER_PORT: env.port(8090),
+    MOCK_PROVIDER_HOST: z.string().default('127.0.0.1'),
+    /** Delay before every answer, ms; a request can override it with x-mock-latency-ms. */
+    MOCK_LATENCY_MS: env.int(0),
+    /** Entries kept in the request log (GET /__mock/requests). */
+    MOCK_REQUEST_LOG_LIMIT: env.int(1000),
     /** SigV4 key pair the Bedrock routes accept; both or neither (default: the built-in test pair). */
-    MOCK_AWS_ACCESS_KEY_ID: optional(z.string()),
-    MOCK_AWS_SECRET_ACCESS_KEY: optional(z.string()),
+    MOCK_AWS_ACCESS_KEY_ID: z.string().optional(),
+    MOCK_AWS_SECRET_ACCESS_KEY: secret(z.string().optional(), 'MOCK_AWS_SECRET_ACCESS_KEY'),
   })
-  .refine((env) => (env.MOCK_AWS_ACCESS_KEY_ID === undefined) === (env.MOCK_AWS_SECRET_ACCESS_KEY === undefined), {
+  .refine((value) => (value.MOCK_AWS_ACCESS_KEY_ID === undefined) === (value.MOCK_AWS_SECRET_ACCESS_KEY === undefined), {
     message: 'MOCK_AWS_ACCESS_KEY_ID and MOCK_AWS_SECRET_ACCESS_KEY must be set together',
+    path: ['MOCK_AWS_ACCESS_KEY_ID'],
   });
 
-export type MockProviderEnv = z.infer<typeof envSchema>;
+export type MockProviderEnv = z.infer<typeof mockProviderEnvSchema>;
 
-/** Secrets are never part of an error message: only the failing variable names are. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): MockProviderEnv {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new Error(`Invalid mock-provider environment: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`).join('; ')}`);
-  }
-  return parsed.data;
+/** The only reader of process.env in this app. Throws a ConfigError naming bad variables. */
+export function loadMockProviderEnv(source: Record<string, string | undefined> = process.env): MockProviderEnv {
+  return loadEnv(mockProviderEnvSchema, source);
 }

@@ -1,8 +1,11 @@
+import { onShutdown, runOrExit } from '@gateway/config';
+import { createLogger } from '@gateway/logging';
 import { createMockProvider } from './app';
-import { parseEnv } from './env';
+import { loadMockProviderEnv } from './env';
 
-async function main(): Promise<void> {
-  const env = parseEnv();
+runOrExit(async () => {
+  const env = loadMockProviderEnv();
+  const logger = createLogger({ service: 'mock-provider', level: env.LOG_LEVEL });
   const mock = createMockProvider({
     latencyMs: env.MOCK_LATENCY_MS,
     requestLogLimit: env.MOCK_REQUEST_LOG_LIMIT,
@@ -12,19 +15,6 @@ async function main(): Promise<void> {
         : undefined,
   });
   const { port } = await mock.listen(env.MOCK_PROVIDER_PORT, env.MOCK_PROVIDER_HOST);
-  process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'mock-provider listening', host: env.MOCK_PROVIDER_HOST, port })}\n`);
-
-  const shutdown = () => {
-    mock.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'mock-provider failed to start', error: error instanceof Error ? error.message : String(error) })}\n`);
-  process.exit(1);
+  logger.info({ host: env.MOCK_PROVIDER_HOST, port, latencyMs: env.MOCK_LATENCY_MS }, 'mock-provider listening');
+  onShutdown(() => mock.close());
 });

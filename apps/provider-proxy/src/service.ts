@@ -19,3 +19,7 @@ export async function startProviderProxy(env: AppEnv, overrides: { logger?: Logg
     register: (server) => server.add(providerproxy.ProviderProxyServiceService, {}),
   });
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { envSchema } from './env';
+export { startProviderProxy as start };

@@ -19,3 +19,7 @@ export async function startReplayWorker(env: AppEnv, overrides: { logger?: Logge
     register: (server) => server.add(replay.ReplayServiceService, {}),
   });
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { envSchema } from './env';
+export { startReplayWorker as start };

@@ -23,3 +23,7 @@ export async function startRouter(env: AppEnv, overrides: { logger?: Logger; emb
     onStop: async () => controlPlane.close(),
   });
 }
+
+// Uniform entry for the embedded launcher (it loads every app's bundle into one process).
+export { envSchema } from './env';
+export { startRouter as start };

@@ -13,8 +13,8 @@ export class IngestEventUseCase {
 
   private async once(eventId: string, subject: string, apply: (tx: Tx) => Promise<void>): Promise<boolean> {
     return this.db.$transaction(async (tx) => {
-      const inserted = await tx.$executeRaw`INSERT INTO processed_events (event_id, subject) VALUES (${eventId}, ${subject}) ON CONFLICT (event_id) DO NOTHING`;
-      if (inserted === 0) return false;
+      const { count } = await tx.processedEvent.createMany({ data: [{ eventId, subject }], skipDuplicates: true });
+      if (count === 0) return false;
       await apply(tx);
       return true;
     });

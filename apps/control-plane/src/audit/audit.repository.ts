@@ -1,5 +1,5 @@
 import { encodeEvent } from '@gateway/bus';
-import { addToOutbox, type RawSqlClient } from '@gateway/db';
+import { addToOutbox } from '@gateway/db';
 import { events, Subjects } from '@gateway/proto';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -27,7 +27,7 @@ export async function recordAudit(tx: Prisma.TransactionClient, input: AuditInpu
     },
   });
   await addToOutbox(
-    tx as unknown as RawSqlClient,
+    tx,
     encodeEvent(Subjects.auditRecorded, events.AuditRecorded, {
       organizationId: input.organizationId ?? 0,
       event: input.event,

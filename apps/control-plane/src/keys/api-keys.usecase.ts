@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { encodeEvent } from '@gateway/bus';
-import { addToOutbox, type RawSqlClient } from '@gateway/db';
+import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { ControlPlaneDb } from '../database';
@@ -40,7 +40,7 @@ const hashSecret = (secret: string) => createHash('sha256').update(secret).diges
 
 export async function emitKeyChanged(tx: Prisma.TransactionClient, row: ApiKeyRow, status = row.status): Promise<void> {
   await addToOutbox(
-    tx as unknown as RawSqlClient,
+    tx,
     encodeEvent(Subjects.keyChanged, events.KeyChanged, {
       keyId: row.id,
       projectId: Number(row.projectId),

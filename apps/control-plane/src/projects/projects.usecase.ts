@@ -1,5 +1,5 @@
 import { encodeEvent } from '@gateway/bus';
-import { addToOutbox, type RawSqlClient } from '@gateway/db';
+import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { ControlPlaneDb } from '../database';
@@ -21,7 +21,7 @@ export interface ProjectView {
 export type ProjectChange = 'created' | 'updated' | 'archived' | 'deleted' | 'models_changed';
 
 export async function emitProjectChanged(tx: Prisma.TransactionClient, projectId: bigint, organizationId: bigint, change: ProjectChange): Promise<void> {
-  await addToOutbox(tx as unknown as RawSqlClient, encodeEvent(Subjects.projectChanged, events.ProjectChanged, { projectId: Number(projectId), organizationId: Number(organizationId), change }));
+  await addToOutbox(tx, encodeEvent(Subjects.projectChanged, events.ProjectChanged, { projectId: Number(projectId), organizationId: Number(organizationId), change }));
 }
 
 export function toProjectView(row: ProjectRow, totalMonthlySpend = 0): ProjectView {

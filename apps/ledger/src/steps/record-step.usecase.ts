@@ -1,5 +1,5 @@
 import { encodeEvent } from '@gateway/bus';
-import { addToOutbox, type RawSqlClient } from '@gateway/db';
+import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { LedgerDb } from '../database';
@@ -87,7 +87,7 @@ export class RecordStepUseCase {
       });
       const outputText = typeof row.output === 'string' ? row.output : row.output === null ? '' : JSON.stringify(row.output);
       await addToOutbox(
-        tx as unknown as RawSqlClient,
+        tx,
         encodeEvent(Subjects.stepRecorded, events.StepRecorded, {
           traceId: row.traceId,
           projectId,

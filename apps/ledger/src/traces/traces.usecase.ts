@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEvent } from '@gateway/bus';
-import { addToOutbox, type RawSqlClient } from '@gateway/db';
+import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { LedgerDb } from '../database';
@@ -56,7 +56,7 @@ export class TracesUseCase {
         },
       });
       await addToOutbox(
-        tx as unknown as RawSqlClient,
+        tx,
         encodeEvent(Subjects.traceCreated, events.TraceCreated, {
           traceId: row.id,
           projectId,

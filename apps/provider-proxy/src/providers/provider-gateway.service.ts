@@ -260,10 +260,14 @@ function classify(error: unknown, timer?: AttemptTimer): UpstreamAttemptError {
   return new UpstreamAttemptError('protocol', 'unreadable response', { retryable: false });
 }
 
+/**
+ * Duck-typed on purpose: fetch errors come from undici's realm, so `instanceof Error` fails
+ * wherever code runs in another context (jest's vm sandbox, worker threads).
+ */
 function isNetworkError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'TypeError' && (error.message === 'fetch failed' || error.message === 'terminated')) return true;
-  const code = (error as { code?: unknown }).code;
+  if (error === null || typeof error !== 'object') return false;
+  const { name, message, code } = error as { name?: unknown; message?: unknown; code?: unknown };
+  if (name === 'TypeError' && (message === 'fetch failed' || message === 'terminated')) return true;
   return typeof code === 'string' && (code.startsWith('E') || code.startsWith('UND_ERR'));
 }
 

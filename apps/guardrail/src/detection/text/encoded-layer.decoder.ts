@@ -32,6 +32,8 @@ export const DECODE_LIMITS = {
 interface Budget {
   decodedChars: number;
   candidates: number;
+  /** Original spans already decoded, so the same payload seen through two layers is decoded once. */
+  seen: Set<string>;
 }
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
@@ -174,52 +176,53 @@ function findSegments(parent: TextView, depth: number, budget: Budget, out: Deco
     if (decoded === null || budget.decodedChars + decoded.length > DECODE_LIMITS.maxDecodedChars) return;
     budget.decodedChars += decoded.length;
     const span = toOriginalSpan(parent, from, to);
+    const key = `${span.start}:${span.end}`;
+    if (budget.seen.has(key)) return;
+    budget.seen.add(key);
     const cleaned = cleanUnicode(decoded).view.text;
     const layer: DecodedLayer = { view: constantView(cleaned, span), encoding, depth, span };
     out.push(layer);
     if (depth < DECODE_LIMITS.maxDepth) expand(layer.view, depth + 1, budget, out);
   };
 
+  // Matches are collected before decoding: decoding recurses into this function, and the
+  // patterns are shared, so scanning and recursing at the same time would reset lastIndex.
+  const segments: Array<{ from: number; to: number; encoding: 'base64' | 'hex'; run: string }> = [];
   if (/[0-9a-fA-F]{2}[ :,][0-9a-fA-F]{2}/.test(text)) {
-    SPACED_HEX.lastIndex = 0;
-    let spaced: RegExpExecArray | null;
-    while ((spaced = SPACED_HEX.exec(text)) !== null && budget.candidates < DECODE_LIMITS.maxCandidates) {
-      budget.candidates++;
-      consider(spaced.index, spaced.index + spaced[0].length, 'hex', decodeHex(spaced[0]));
+    for (const spaced of text.matchAll(SPACED_HEX)) {
+      segments.push({ from: spaced.index, to: spaced.index + spaced[0].length, encoding: 'hex', run: spaced[0] });
     }
   }
-
-  BASE64_RUN.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = BASE64_RUN.exec(text)) !== null) {
-    if (budget.candidates >= DECODE_LIMITS.maxCandidates) break;
+  for (const match of text.matchAll(BASE64_RUN)) {
     const run = match[0];
     if (run.length > DECODE_LIMITS.maxSegmentChars) continue;
-    budget.candidates++;
-    const from = match.index;
-    const to = from + run.length;
     const hexBody = run.replace(/^0x/i, '');
-    if (/^[0-9a-fA-F]+$/.test(hexBody) && hexBody.length >= DECODE_LIMITS.minHexChars) {
-      consider(from, to, 'hex', decodeHex(run));
-      continue;
-    }
-    if (run.length >= DECODE_LIMITS.minBase64Chars) consider(from, to, 'base64', decodeBase64(run));
+    const encoding = /^[0-9a-fA-F]+$/.test(hexBody) && hexBody.length >= DECODE_LIMITS.minHexChars ? 'hex' : 'base64';
+    segments.push({ from: match.index, to: match.index + run.length, encoding, run });
+    if (segments.length >= DECODE_LIMITS.maxCandidates) break;
+  }
+  for (const segment of segments) {
+    if (budget.candidates >= DECODE_LIMITS.maxCandidates) break;
+    budget.candidates++;
+    const bytes = segment.encoding === 'hex' ? decodeHex(segment.run) : decodeBase64(segment.run);
+    consider(segment.from, segment.to, segment.encoding, bytes);
   }
 }
 
 function expand(view: TextView, depth: number, budget: Budget, out: DecodedLayer[]): void {
+  // Segments visible without unescaping first, so a payload is decoded at its shallowest depth.
+  findSegments(view, depth, budget, out);
   const unescaped = unescapeView(view);
   if (unescaped !== null) {
     const span = toOriginalSpan(view, 0, view.text.length);
     out.push({ view: unescaped, encoding: 'escapes', depth, span });
     if (depth < DECODE_LIMITS.maxDepth) findSegments(unescaped, depth + 1, budget, out);
   }
-  findSegments(view, depth, budget, out);
 }
 
 /** All decoded layers of a cleaned input, depth-first, within `DECODE_LIMITS`. */
 export function decodeLayers(clean: TextView): DecodedLayer[] {
   const out: DecodedLayer[] = [];
-  expand(clean, 1, { decodedChars: 0, candidates: 0 }, out);
+  expand(clean, 1, { decodedChars: 0, candidates: 0, seen: new Set() }, out);
   return out;
 }

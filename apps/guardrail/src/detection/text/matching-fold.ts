@@ -72,6 +72,18 @@ export function foldLiteral(text: string): string {
   return out;
 }
 
+/**
+ * Folds a phrase the way `foldForMatching` folds text: characters as in `foldLiteral`, leetspeak
+ * inside mixed tokens, and every run of non-word characters to one space.
+ */
+export function foldPhrase(phrase: string): string {
+  return foldLiteral(phrase)
+    .split(/[^a-z0-9\p{L}]+/u)
+    .filter((token) => token.length > 0)
+    .map((token) => foldLeet(token) ?? token)
+    .join(' ');
+}
+
 interface PassA {
   chars: string[];
   starts: Int32Array;

@@ -1,0 +1,467 @@
+import { gap, optional, words, type Slot } from './phrase-pattern';
+
+/**
+ * Prompt-injection phrase rules by family and language. Rules describe a family's grammar
+ * (verb, qualifier, object), not single known prompts, so paraphrases match too. Confidence
+ * is the rule's precision on the evaluation corpus' design, not a tuned number per case.
+ */
+export type InjectionFamily =
+  | 'instruction_override'
+  | 'role_hijack'
+  | 'prompt_exfiltration'
+  | 'template_spoofing'
+  | 'indirect_injection'
+  | 'encoded_payload'
+  | 'adversarial_suffix';
+
+export interface PhraseRule {
+  id: string;
+  family: InjectionFamily;
+  language: 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt';
+  confidence: number;
+  slots: readonly Slot[];
+}
+
+const rule = (id: string, family: InjectionFamily, language: PhraseRule['language'], confidence: number, ...slots: Slot[]): PhraseRule => ({
+  id: `injection.${family}.${language}.${id}`,
+  family,
+  language,
+  confidence,
+  slots,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Instruction override: verb of dismissal + (qualifier) + instruction noun.
+// ---------------------------------------------------------------------------------------------
+const EN_DISMISS =
+  "ignore|disregard|forget|forget about|skip|override|overrule|bypass|neglect|ditch|abandon|dismiss|discard|set aside|put aside|throw out|throw away|do not follow|don't follow|dont follow|stop following|no longer follow|do not obey|don't obey|stop obeying|cancel|erase|delete|wipe|clear|reset|nullify|void|scrap|drop|circumvent|break|violate|pay no attention to|take no notice of";
+const EN_QUALIFIER =
+  'previous|prior|above|earlier|preceding|foregoing|initial|original|existing|old|former|all|any|every|your|system|developer|safety|default|given|current|aforementioned|those|these|hidden|built-in|ethical|content';
+const EN_INSTRUCTION =
+  'instructions|instruction|prompt|prompts|rules|rule|directions|guidelines|commands|orders|constraints|directives|directive|programming|restrictions|guardrails|policies|policy|guidance|training|filters|safeguards|limitations|conditioning|system prompt|system message|content policy|safety guidelines|moderation';
+const EN_STRONG_NOUN = 'instructions|system prompt|system message|guardrails|programming|directives|safety guidelines|content policy|safeguards';
+
+const DE_DISMISS =
+  'ignoriere|ignorier|ignorieren sie|ignoriert|vergiss|vergesst|vergessen sie|missachte|missachten sie|überspringe|verwirf|verwerfe|verwerfen sie|setze außer kraft|hebe auf|befolge nicht|befolgen sie nicht|folge nicht|umgehe|umgehen sie|lösche|übergehe';
+const DE_QUALIFIER =
+  'vorherigen|vorherige|vorigen|bisherigen|bisherige|obigen|obige|alle|allen|alten|früheren|ursprünglichen|deine|deinen|ihre|jegliche|sämtliche|vorangegangenen|vorstehenden|system|sicherheits';
+const DE_INSTRUCTION =
+  'anweisungen|anweisung|instruktionen|regeln|vorgaben|befehle|richtlinien|anordnungen|prompts|systemanweisungen|einschränkungen|sicherheitsrichtlinien|beschränkungen|systemprompt|vorschriften';
+
+const FR_DISMISS =
+  "ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez|ne tiens pas compte|ne tenez pas compte|ne tiens plus compte|ne tenez plus compte|fais abstraction|faites abstraction|écarte|écartez|contourne|contournez|outrepasse|outrepassez|n'obéis plus|n'obéissez plus|ne suis plus|ne suivez plus|annule|annulez|efface|effacez";
+const FR_QUALIFIER = 'précédentes|précédents|antérieures|antérieurs|ci-dessus|toutes|tous|tes|vos|initiales|originales|système|anciennes';
+const FR_INSTRUCTION = 'instructions|consignes|règles|directives|commandes|ordres|indications|restrictions|contraintes|prompt|invite|garde-fous';
+
+const ES_DISMISS =
+  'ignora|ignore|ignoren|ignorad|ignorar|olvida|olvide|olviden|olvidad|olvídate de|olvidate de|omite|omita|descarta|descarte|desestima|desecha|no hagas caso a|no hagas caso de|haz caso omiso de|hagan caso omiso de|pasa por alto|sáltate|anula|deja de seguir|no sigas|no obedezcas|elude|evita';
+const ES_QUALIFIER = 'anteriores|previas|previos|todas|todos|tus|sus|iniciales|originales|del sistema|de arriba|precedentes|viejas';
+const ES_INSTRUCTION = 'instrucciones|indicaciones|reglas|órdenes|directrices|normas|comandos|consignas|restricciones|pautas|directivas|prompt';
+
+const IT_DISMISS =
+  'ignora|ignorate|ignori|ignorare|dimentica|dimenticate|dimentichi|trascura|trascurate|tralascia|non seguire|non seguite|non obbedire|scarta|salta|annulla|lascia perdere|non tenere conto|non tener conto|aggira|elimina';
+const IT_QUALIFIER = 'precedenti|tutte|tutti|tue|sue|iniziali|originali|di sistema|sopra|fornite|ricevute|vecchie';
+const IT_INSTRUCTION = 'istruzioni|indicazioni|regole|direttive|ordini|comandi|consegne|restrizioni|linee guida|vincoli|prompt';
+
+const PT_DISMISS =
+  'ignore|ignora|ignorem|ignorar|esqueça|esquece|esqueçam|desconsidere|desconsidera|descarte|descarta|despreze|não siga|não sigas|pare de seguir|deixe de seguir|pule|anule|não obedeça|contorne';
+const PT_QUALIFIER = 'anteriores|prévias|prévios|todas|todos|suas|tuas|iniciais|originais|do sistema|acima|recebidas|antigas';
+const PT_INSTRUCTION = 'instruções|instrução|regras|orientações|diretrizes|ordens|comandos|indicações|restrições|diretivas|normas|prompt';
+
+const OVERRIDE: PhraseRule[] = [
+  rule('dismiss', 'instruction_override', 'en', 0.9, words(EN_DISMISS), gap(3), words(EN_QUALIFIER), gap(3), words(EN_INSTRUCTION)),
+  rule('dismiss-direct', 'instruction_override', 'en', 0.75, words(EN_DISMISS), optional('the|my|our|its|their'), words(EN_STRONG_NOUN)),
+  rule(
+    'dismiss-everything',
+    'instruction_override',
+    'en',
+    0.85,
+    words(EN_DISMISS),
+    words('everything|all|anything|whatever'),
+    gap(4),
+    words('above|before|earlier|previously|so far|until now|prior to this|up to now|you were told|you have been told|you were given|i said before|in your instructions'),
+  ),
+  rule(
+    'void',
+    'instruction_override',
+    'en',
+    0.85,
+    words('previous|prior|above|earlier|original|old|all|your|system|initial'),
+    gap(1),
+    words(EN_INSTRUCTION),
+    words('are|were|is|have been|has been'),
+    optional('now|hereby|officially|all'),
+    words('void|cancelled|canceled|invalid|obsolete|revoked|overridden|superseded|no longer valid|no longer apply|null|deprecated|fake|wrong|lifted|disabled|suspended|removed'),
+  ),
+  rule(
+    'new-instructions',
+    'instruction_override',
+    'en',
+    0.7,
+    words('your|the'),
+    words('new|real|actual|updated|true'),
+    words('instructions|task|rules|objective|directive|system prompt|orders|mission'),
+    words('are|is|will be|follow'),
+  ),
+  rule('dismiss', 'instruction_override', 'de', 0.9, words(DE_DISMISS), gap(3), words(DE_QUALIFIER), gap(3), words(DE_INSTRUCTION)),
+  rule('dismiss-direct', 'instruction_override', 'de', 0.75, words(DE_DISMISS), optional('die|deine|ihre'), words('anweisungen|systemanweisungen|systemprompt|sicherheitsrichtlinien')),
+  rule('dismiss-everything', 'instruction_override', 'de', 0.85, words('vergiss|vergessen sie|ignoriere|ignorieren sie'), words('alles'), gap(3), words('was|davor|bisher|vorher|oben|zuvor')),
+  rule('dismiss', 'instruction_override', 'fr', 0.9, words(FR_DISMISS), gap(3), words(FR_QUALIFIER), gap(3), words(FR_INSTRUCTION)),
+  rule('dismiss-object-first', 'instruction_override', 'fr', 0.85, words(FR_DISMISS), gap(2), words(FR_INSTRUCTION), gap(1), words('précédentes|précédents|antérieures|ci-dessus|initiales|originales|système')),
+  rule('dismiss-everything', 'instruction_override', 'fr', 0.85, words('oublie|oubliez|ignore|ignorez'), words('tout'), gap(4), words("ce qu'on t'a dit|ce qui précède|ce que je t'ai dit|ci-dessus|avant|précédemment")),
+  rule('dismiss', 'instruction_override', 'es', 0.9, words(ES_DISMISS), gap(3), words(ES_QUALIFIER), gap(3), words(ES_INSTRUCTION)),
+  rule('dismiss-object-first', 'instruction_override', 'es', 0.85, words(ES_DISMISS), gap(2), words(ES_INSTRUCTION), gap(1), words('anteriores|previas|previos|iniciales|originales|del sistema|de arriba|precedentes')),
+  rule('dismiss-everything', 'instruction_override', 'es', 0.85, words('olvida|olvide|ignora|ignore'), words('todo'), gap(4), words('anterior|lo anterior|lo que te dijeron|lo que te dije|antes|hasta ahora')),
+  rule('dismiss', 'instruction_override', 'it', 0.9, words(IT_DISMISS), gap(3), words(IT_QUALIFIER), gap(3), words(IT_INSTRUCTION)),
+  rule('dismiss-object-first', 'instruction_override', 'it', 0.85, words(IT_DISMISS), gap(2), words(IT_INSTRUCTION), gap(1), words('precedenti|iniziali|originali|di sistema|sopra|ricevute|fornite')),
+  rule('dismiss-everything', 'instruction_override', 'it', 0.85, words('dimentica|dimenticate|ignora|ignorate'), words('tutto'), gap(4), words('precedente|quello che ti è stato detto|ciò che ti ho detto|prima|finora|sopra')),
+  rule('dismiss', 'instruction_override', 'pt', 0.9, words(PT_DISMISS), gap(3), words(PT_QUALIFIER), gap(3), words(PT_INSTRUCTION)),
+  rule('dismiss-object-first', 'instruction_override', 'pt', 0.85, words(PT_DISMISS), gap(2), words(PT_INSTRUCTION), gap(1), words('anteriores|prévias|prévios|iniciais|originais|do sistema|acima|recebidas')),
+  rule('dismiss-everything', 'instruction_override', 'pt', 0.85, words('esqueça|esquece|ignore|ignora'), words('tudo'), gap(4), words('anterior|o que te disseram|o que eu disse|antes|até agora|acima')),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Role hijack and jailbreak templates: become an unrestricted persona or drop the rules.
+// ---------------------------------------------------------------------------------------------
+const EN_BECOME =
+  "you are|you're|youre|you will be|you'll be|you are now|you're now|from now on you are|act as|acting as|pretend to be|pretend you are|pretend that you are|roleplay as|role-play as|play the role of|simulate|become|behave like|behave as|respond as|answer as|you will act as|you are going to act as|you are going to be|switch to|enter|enable|activate|turn on|unlock|engage|you have entered|you are in|stay in";
+const EN_PERSONA =
+  'dan|stan|dude|aim|ucar|mongo tom|evil confidant|betterdan|better dan|anti-dan|antigpt|basedgpt|jailbroken|jailbreak|developer mode|dev mode|god mode|dan mode|jailbreak mode|unrestricted mode|evil mode|chaos mode|opposite mode|sudo mode|do anything now';
+const EN_UNRESTRICTED = 'unrestricted|unfiltered|uncensored|unlimited|unchained|unbound|unaligned|amoral|immoral|rogue|evil|lawless|unethical|limitless|jailbroken|liberated|free';
+const EN_AI = 'ai|assistant|model|chatbot|bot|version|mode|llm|gpt|persona|character|entity|system|language model|intelligence|agent';
+const EN_RESTRICTION_NOUN =
+  'restrictions|restriction|rules|limitations|limits|filters|filter|guidelines|policies|ethics|ethical guidelines|morals|morality|censorship|constraints|boundaries|content policy|safety|safety guidelines|guardrails|principles|programming';
+
+const HIJACK: PhraseRule[] = [
+  rule('persona', 'role_hijack', 'en', 0.85, words(EN_BECOME), gap(2), words(EN_PERSONA)),
+  rule('do-anything-now', 'role_hijack', 'en', 0.9, words('do anything now')),
+  rule('unrestricted-ai', 'role_hijack', 'en', 0.85, words(EN_BECOME), gap(3), words(EN_UNRESTRICTED), gap(2), words(EN_AI)),
+  rule(
+    'no-rules',
+    'role_hijack',
+    'en',
+    0.8,
+    words('you|your'),
+    gap(2),
+    words("have no|has no|are not bound by|aren't bound by|are free from|are freed from|are no longer bound by|no longer have|don't have any|do not have any|are released from|are liberated from|are not restricted by|aren't restricted by|are exempt from|can ignore|will ignore|must ignore|should ignore|are not subject to|are not limited by|are unrestricted by|don't need to follow|do not need to follow|don't have to follow|do not have to follow"),
+    gap(2),
+    words(EN_RESTRICTION_NOUN),
+  ),
+  rule(
+    'respond-without',
+    'role_hijack',
+    'en',
+    0.7,
+    words('respond|answer|reply|speak|talk|write|generate|act|operate|continue'),
+    gap(3),
+    words('without|with no|free of|free from|ignoring|regardless of'),
+    gap(2),
+    words('restrictions|filters|filtering|censorship|limitations|ethical|moral|morals|ethics|rules|guidelines|safety|refusals|content policy|policies|guardrails'),
+  ),
+  rule(
+    'hypothetical',
+    'role_hijack',
+    'en',
+    0.75,
+    words('pretend|imagine|suppose|hypothetically|assume|lets say|let us say'),
+    gap(4),
+    words('you|an ai|a model|an assistant|chatgpt|the ai'),
+    gap(4),
+    words('have no|has no|without|no longer have|are not bound by|free from|free of|ignore|ignores|are unrestricted|is unrestricted'),
+    gap(2),
+    words(EN_RESTRICTION_NOUN),
+  ),
+  rule('never-refuse', 'role_hijack', 'en', 0.75, words('you'), gap(2), words('never refuse|cannot refuse|can not refuse|must not refuse|will never refuse|are not allowed to refuse|never say no|never decline')),
+  rule('break-character', 'role_hijack', 'en', 0.6, words('never break character|do not break character|dont break character|stay in character no matter what')),
+  rule(
+    'persona',
+    'role_hijack',
+    'de',
+    0.85,
+    words('du bist|du bist jetzt|du bist ab jetzt|ab jetzt bist du|von nun an bist du|tu so als wärst du|tu so als ob du|spiel die rolle|agiere als|handle als|verhalte dich wie|sei|aktiviere|wechsle in den|schalte'),
+    gap(3),
+    words(`ohne|frei von|nicht mehr an|keine|uneingeschränkt|unzensiert|ungefiltert|${EN_PERSONA}|entwicklermodus|gottmodus`),
+    gap(2),
+    words(`einschränkungen|regeln|filter|zensur|grenzen|richtlinien|beschränkungen|ethik|moral|ki|assistent|modell|chatbot|modus|version|${EN_PERSONA}|entwicklermodus`),
+  ),
+  rule('no-rules', 'role_hijack', 'de', 0.8, words('du hast|sie haben|du unterliegst'), gap(1), words('keine|keinerlei|nicht mehr'), gap(1), words('einschränkungen|regeln|grenzen|filter|richtlinien|beschränkungen|zensur')),
+  rule('developer-mode', 'role_hijack', 'de', 0.8, words('entwicklermodus|entwickler modus|gottmodus|dan modus|jailbreak modus'), gap(2), words('aktiviert|aktivieren|an|ein|eingeschaltet')),
+  rule(
+    'persona',
+    'role_hijack',
+    'fr',
+    0.85,
+    words("tu es|tu es maintenant|désormais tu es|à partir de maintenant tu es|dorénavant tu es|fais comme si tu étais|fais semblant d'être|joue le rôle d|joue le rôle de|agis comme|comporte-toi comme|vous êtes|agissez comme|active|passe en"),
+    gap(3),
+    words(`sans|libre de|libéré de|affranchi de|plus soumis à|aucune|non censuré|non filtré|${EN_PERSONA}|mode développeur`),
+    gap(2),
+    words(`restrictions|restriction|règles|filtres|filtre|censure|limites|limite|contraintes|éthique|morale|garde-fous|ia|assistant|modèle|chatbot|mode|version|${EN_PERSONA}|mode développeur`),
+  ),
+  rule('no-rules', 'role_hijack', 'fr', 0.8, words("tu n'as|vous n'avez"), gap(1), words('aucune|aucun|pas de|plus de|plus aucune'), gap(1), words('restriction|restrictions|règle|règles|limite|limites|filtre|filtres|censure|contrainte|contraintes')),
+  rule('developer-mode', 'role_hijack', 'fr', 0.8, words('mode développeur|mode dieu|mode dan|mode jailbreak'), gap(2), words('activé|active|activez|activer|enclenché')),
+  rule(
+    'persona',
+    'role_hijack',
+    'es',
+    0.85,
+    words('eres|ahora eres|a partir de ahora eres|desde ahora eres|actúa como|actue como|finge ser|finge que eres|haz como si fueras|interpreta el papel de|compórtate como|serás|sé|activa|entra en|cambia a'),
+    gap(3),
+    words(`sin|libre de|liberado de|ya no|ninguna|ningún|sin censura|sin filtros|${EN_PERSONA}|modo desarrollador`),
+    gap(2),
+    words(`restricciones|restricción|reglas|filtros|filtro|censura|límites|limitaciones|ética|moral|normas|ia|asistente|modelo|chatbot|modo|versión|${EN_PERSONA}|modo desarrollador`),
+  ),
+  rule('no-rules', 'role_hijack', 'es', 0.8, words('no tienes|usted no tiene|ya no tienes'), gap(1), words('ninguna|ningún|ningunas|más'), gap(1), words('restricción|restricciones|regla|reglas|límite|límites|filtro|filtros|censura|limitaciones')),
+  rule('no-rules-bare', 'role_hijack', 'es', 0.75, words('no tienes|ya no tienes'), words('restricciones|reglas|límites|filtros|censura|limitaciones')),
+  rule('developer-mode', 'role_hijack', 'es', 0.8, words('modo desarrollador|modo dios|modo dan|modo jailbreak'), gap(2), words('activado|activa|activar|habilitado|encendido')),
+  rule(
+    'persona',
+    'role_hijack',
+    'it',
+    0.85,
+    words("sei|ora sei|adesso sei|d'ora in poi sei|da ora sei|da adesso sei|fingi di essere|fai finta di essere|comportati come|agisci come|interpreta il ruolo di|impersona|sarai|attiva|entra in|passa alla"),
+    gap(3),
+    words(`senza|libero da|libera da|non più vincolato|nessuna|nessun|senza censura|senza filtri|${EN_PERSONA}|modalità sviluppatore`),
+    gap(2),
+    words(`restrizioni|restrizione|regole|filtri|filtro|censura|limiti|limitazioni|etica|morale|vincoli|ia|assistente|modello|chatbot|modalità|versione|${EN_PERSONA}|modalità sviluppatore`),
+  ),
+  rule('no-rules', 'role_hijack', 'it', 0.8, words('non hai|lei non ha|non hai più'), gap(1), words('alcuna|alcun|nessuna|nessun|più'), gap(1), words('restrizione|restrizioni|regola|regole|limitazione|limitazioni|limite|limiti|filtro|filtri|censura|vincoli')),
+  rule('developer-mode', 'role_hijack', 'it', 0.8, words('modalità sviluppatore|modalità dio|modalità dan|modalità jailbreak'), gap(2), words('attivata|attiva|attivare|abilitata')),
+  rule(
+    'persona',
+    'role_hijack',
+    'pt',
+    0.85,
+    words('você é|voce é|você agora é|agora você é|a partir de agora você é|de agora em diante você é|finja ser|finja que é|finja que você é|aja como|atue como|comporte-se como|interprete o papel de|seja|ative|entre no|mude para'),
+    gap(3),
+    words(`sem|livre de|liberto de|não está mais|nenhuma|nenhum|sem censura|sem filtros|${EN_PERSONA}|modo desenvolvedor`),
+    gap(2),
+    words(`restrições|restrição|regras|filtros|filtro|censura|limites|limitações|ética|moral|ia|assistente|modelo|chatbot|modo|versão|${EN_PERSONA}|modo desenvolvedor`),
+  ),
+  rule('no-rules', 'role_hijack', 'pt', 0.8, words('você não tem|voce nao tem|você não possui|tu não tens'), gap(1), words('nenhuma|nenhum|mais'), gap(1), words('restrição|restrições|regra|regras|limite|limites|filtro|filtros|censura|limitações')),
+  rule('developer-mode', 'role_hijack', 'pt', 0.8, words('modo desenvolvedor|modo deus|modo dan|modo jailbreak'), gap(2), words('ativado|ative|ativar|habilitado|ligado')),
+];
+
+// ---------------------------------------------------------------------------------------------
+// System-prompt (and secret) exfiltration.
+// ---------------------------------------------------------------------------------------------
+const EN_PROMPT_OBJECT =
+  'system prompt|system prompts|system message|system instructions|initial prompt|initial instructions|hidden prompt|hidden instructions|original prompt|original instructions|developer message|developer prompt|developer instructions|pre-prompt|preprompt|meta prompt|meta-prompt|base prompt|secret instructions|confidential instructions|internal instructions|instructions above|prompt above|rules you were given|instructions you were given|starting prompt|custom instructions|guidelines you were given|configuration prompt|prompt template|first instructions|full prompt|entire prompt|complete prompt';
+const EN_REVEAL =
+  'reveal|show|print|display|output|repeat|recite|give me|share|leak|dump|disclose|expose|list|write out|spell out|paste|copy|return|provide|send me|echo|type out|read back|tell me|print out|render|quote|reproduce|translate';
+
+const EXFILTRATION: PhraseRule[] = [
+  rule('reveal', 'prompt_exfiltration', 'en', 0.85, words(EN_REVEAL), gap(3), words('your|the|its|any|all'), gap(2), words(EN_PROMPT_OBJECT)),
+  rule('ask', 'prompt_exfiltration', 'en', 0.8, words("what is|what are|what's|whats|what was|what were|tell me"), gap(1), words('your'), gap(2), words(EN_PROMPT_OBJECT)),
+  rule(
+    'repeat-above',
+    'prompt_exfiltration',
+    'en',
+    0.75,
+    words('repeat|print|output|echo|recite|reproduce|copy|dump|write out|spell out'),
+    gap(3),
+    words('everything|all|the text|the words|the content|all the text|every word|all the words|the whole text|the entire text|the message'),
+    gap(3),
+    words('above|before this|before that|preceding|prior to this|so far|from the beginning|from the start|at the beginning|in your context|in the context|verbatim|word for word'),
+  ),
+  rule('start-with', 'prompt_exfiltration', 'en', 0.65, words('begin|start'), words('your'), words('reply|response|answer|output'), words('with'), gap(3), words('you are|i am an ai|system|my instructions')),
+  rule('told-before', 'prompt_exfiltration', 'en', 0.75, words('what'), words('were|are|have'), words('you'), optional('been'), words('told|instructed|programmed|configured|prompted'), gap(3), words('before|initially|at the start|originally|by your developers|by the developer|by openai|by anthropic|to hide|not to say|not to reveal')),
+  rule('secrets', 'prompt_exfiltration', 'en', 0.7, words('print|show|output|reveal|display|dump|list|leak|give me|send me|tell me'), gap(2), words('your|all'), gap(2), words('api keys|api key|credentials|secrets|environment variables|env vars|passwords|access tokens|tokens|private keys')),
+  rule(
+    'reveal',
+    'prompt_exfiltration',
+    'de',
+    0.85,
+    words('zeig|zeige|zeigen sie|gib|gib mir|geben sie|nenne|verrate|verraten sie|wiederhole|wiederholen sie|gib aus|drucke|schreib|schreibe|offenbare|enthülle|was ist|was sind|wie lautet|wie lauten|teile'),
+    gap(3),
+    words('deinen|deine|dein|ihren|ihre|den|die|das'),
+    gap(2),
+    words('systemprompt|system-prompt|system prompt|systemnachricht|systemanweisungen|system-anweisungen|ursprünglichen anweisungen|anfänglichen anweisungen|versteckten anweisungen|geheimen anweisungen|initialen anweisungen|internen anweisungen|ersten anweisungen|entwickleranweisungen|vollständigen prompt'),
+  ),
+  rule(
+    'reveal',
+    'prompt_exfiltration',
+    'fr',
+    0.85,
+    words('révèle|révélez|montre|montrez|montre-moi|montrez-moi|affiche|affichez|répète|répétez|donne-moi|donnez-moi|dis-moi|dites-moi|divulgue|divulguez|écris|imprime|récite|quel est|quelles sont|quels sont|quelle est|partage'),
+    gap(3),
+    words('ton|ta|tes|votre|vos|le|la|les'),
+    gap(2),
+    words("prompt système|prompt du système|message système|message du système|instructions système|instructions du système|instructions initiales|instructions cachées|instructions secrètes|instructions d'origine|instructions originales|consignes initiales|consignes cachées|consignes secrètes|invite système|consignes système|instructions internes|prompt initial"),
+  ),
+  rule(
+    'reveal',
+    'prompt_exfiltration',
+    'es',
+    0.85,
+    words('revela|revele|muestra|muéstrame|muestre|imprime|imprima|repite|repita|dime|dígame|escribe|comparte|divulga|expón|cuál es|cuáles son|enséñame'),
+    gap(3),
+    words('tu|tus|su|sus|el|la|las|los'),
+    gap(2),
+    words('prompt del sistema|prompt de sistema|mensaje del sistema|mensaje de sistema|instrucciones del sistema|instrucciones de sistema|instrucciones iniciales|instrucciones ocultas|instrucciones secretas|instrucciones originales|instrucciones internas|indicaciones iniciales|prompt inicial|prompt oculto'),
+  ),
+  rule(
+    'reveal',
+    'prompt_exfiltration',
+    'it',
+    0.85,
+    words('rivela|rivelami|mostra|mostrami|mostrate|stampa|ripeti|ripetimi|dimmi|scrivi|condividi|divulga|elenca|qual è|quali sono'),
+    gap(3),
+    words('il tuo|il|la tua|le tue|i tuoi|tuo|tue|tuoi|il suo|le sue'),
+    gap(2),
+    words('prompt di sistema|prompt del sistema|messaggio di sistema|messaggio del sistema|istruzioni di sistema|istruzioni del sistema|istruzioni iniziali|istruzioni nascoste|istruzioni segrete|istruzioni originali|istruzioni interne|prompt iniziale|prompt nascosto'),
+  ),
+  rule(
+    'reveal',
+    'prompt_exfiltration',
+    'pt',
+    0.85,
+    words('revele|revela|mostre|mostra|mostre-me|imprima|imprime|repita|repete|diga|diga-me|me diga|escreva|compartilhe|divulgue|exiba|qual é|quais são'),
+    gap(3),
+    words('seu|sua|seus|suas|o|a|os|as|teu|tua'),
+    gap(2),
+    words('prompt do sistema|prompt de sistema|mensagem do sistema|mensagem de sistema|instruções do sistema|instruções de sistema|instruções iniciais|instruções ocultas|instruções secretas|instruções originais|instruções internas|prompt inicial|prompt oculto'),
+  ),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Indirect injection: text inside documents that addresses the AI reading it.
+// ---------------------------------------------------------------------------------------------
+const EN_AI_READER =
+  'ai|ais|a i|llm|llms|assistant|assistants|chatbot|chatbots|language model|language models|ai model|ai models|ai agent|ai agents|gpt|chatgpt|claude|gemini|copilot|ai system|ai systems|summarizer|ai assistant|ai assistants|large language model|automated system|ai reader|ai tool|ai tools';
+const EN_DOCUMENT = 'document|page|email|e-mail|text|file|message|website|content|resume|cv|article|pdf|data|input|webpage|review|ticket|post|comment|transcript|repository|readme|code';
+
+const INDIRECT: PhraseRule[] = [
+  rule('note-to-ai', 'indirect_injection', 'en', 0.8, words('note|message|instruction|instructions|attention|notice|important|warning|memo|reminder|hint|directive|request'), words('to|for'), optional('the|any|all'), words(EN_AI_READER)),
+  rule('if-you-are-ai', 'indirect_injection', 'en', 0.8, words('if you are|if you re|if you’re|in case you are'), words('an ai|a ai|an llm|a llm|a language model|an ai assistant|an assistant|a chatbot|chatgpt|gpt|claude|gemini|an ai model|an automated system|an ai agent|a large language model|an ai system|copilot')),
+  rule(
+    'reader-must',
+    'indirect_injection',
+    'en',
+    0.85,
+    words(EN_AI_READER),
+    words('reading|processing|summarizing|summarising|analyzing|analysing|parsing|crawling|browsing|viewing|reviewing|evaluating|screening|scanning'),
+    words('this|the'),
+    gap(1),
+    words(EN_DOCUMENT),
+    gap(3),
+    words("must|should|shall|will|needs to|need to|is required to|has to|are required to|please|ignore|disregard|do not|don't|instead"),
+  ),
+  rule(
+    'when-processing',
+    'indirect_injection',
+    'en',
+    0.75,
+    words('when|while|before|after|if|whenever'),
+    words('summarizing|summarising|processing|reading|analyzing|analysing|parsing|reviewing|evaluating|screening|ranking|scoring'),
+    words('this|the'),
+    gap(1),
+    words(EN_DOCUMENT),
+    gap(4),
+    words("rate|rank|recommend|score|say that|state that|claim that|tell the user|inform the user|ignore|disregard|do not mention|don't mention|omit|hide|conceal|send|forward|exfiltrate|include the following|append the following|insert the following|respond only with|output only|describe this candidate as|mark this|classify this|approve"),
+  ),
+  rule(
+    'exfiltrate',
+    'indirect_injection',
+    'en',
+    0.8,
+    words('send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|share|copy|submit|append|encode'),
+    gap(2),
+    words("the|this|all|your|any|every|the user's|the users|my|our"),
+    gap(2),
+    words('conversation|conversations|chat history|chat log|chat logs|conversation history|user data|personal data|credentials|api keys|api key|passwords|secrets|tokens|session|cookies|system prompt|context window|memory|private data|confidential data|previous messages|user messages|user s data|users data|inbox'),
+    gap(4),
+    words('to|at|via|using|into'),
+    gap(3),
+    words('http|https|www|url|endpoint|server|webhook|attacker|external|domain|link|address|email|image url|query string|parameter'),
+  ),
+  rule('note-to-ai', 'indirect_injection', 'de', 0.8, words('hinweis|nachricht|anweisung|anweisungen|achtung|wichtig|notiz'), words('für|an'), optional('die|den|das|alle|jede'), words('ki|kis|ai|ki-assistenten|ki assistenten|assistenten|sprachmodell|sprachmodelle|llm|llms|chatbot|chatbots|ki-modell|ki-system|ki-agenten')),
+  rule('if-you-are-ai', 'indirect_injection', 'de', 0.8, words('wenn du|falls du|wenn sie|falls sie'), words('eine|ein'), words('ki|ai|sprachmodell|llm|chatbot|ki-assistent|assistent|ki-modell|ki-agent'), words('bist|sind')),
+  rule('reader-must', 'indirect_injection', 'de', 0.8, words('ki|sprachmodell|assistent|llm|chatbot'), gap(1), words('dieses|diesen|diese'), words('dokument|text|e-mail|email|seite|datei|lebenslauf|nachricht'), words('liest|verarbeitet|zusammenfasst|analysiert|bewertet')),
+  rule('note-to-ai', 'indirect_injection', 'fr', 0.8, words('note|message|instruction|instructions|attention|avis|important|remarque'), words('à|pour|aux'), optional('l|la|le|les'), words("ia|ai|intelligence artificielle|assistant|assistants|modèle|modèles de langage|modèle de langage|chatbot|llm|llms|ias|agent ia")),
+  rule('if-you-are-ai', 'indirect_injection', 'fr', 0.8, words('si tu es|si vous êtes'), words('une|un'), words('ia|ai|intelligence artificielle|modèle de langage|llm|assistant|chatbot|robot|agent')),
+  rule('reader-must', 'indirect_injection', 'fr', 0.8, words('ia|assistant|modèle|llm|chatbot'), words('qui'), words('lit|lisez|traite|traitez|résume|résumez|analyse|analysez|évalue'), words('ce|cette|ces'), words('document|texte|courriel|e-mail|email|page|fichier|cv|message')),
+  rule('note-to-ai', 'indirect_injection', 'es', 0.8, words('nota|mensaje|instrucción|instrucciones|atención|aviso|importante'), words('para|a'), optional('la|el|los|las|cualquier'), words('ia|ai|inteligencia artificial|asistente|asistentes|modelo|modelo de lenguaje|modelos de lenguaje|chatbot|llm|llms|ias|agente de ia')),
+  rule('if-you-are-ai', 'indirect_injection', 'es', 0.8, words('si eres|si usted es|en caso de que seas'), words('una|un'), words('ia|ai|inteligencia artificial|modelo de lenguaje|llm|asistente|chatbot|bot|agente')),
+  rule('reader-must', 'indirect_injection', 'es', 0.8, words('ia|asistente|modelo|llm|chatbot'), words('que'), words('lee|lea|procesa|procese|resume|resuma|analiza|analice|evalúa|evalúe'), words('este|esta|estos|estas'), words('documento|texto|correo|email|página|archivo|currículum|curriculum|mensaje')),
+  rule('note-to-ai', 'indirect_injection', 'it', 0.8, words('nota|messaggio|istruzione|istruzioni|attenzione|avviso|importante'), words("per|all|alla|al|agli|ai|per l"), optional('la|il|le|i|l'), words("ia|ai|intelligenza artificiale|assistente|assistenti|modello|modello linguistico|modelli linguistici|chatbot|llm|llms|agente ia")),
+  rule('if-you-are-ai', 'indirect_injection', 'it', 0.8, words("se sei|se lei è"), words("un|una|un'"), words('ia|ai|intelligenza artificiale|modello linguistico|llm|assistente|chatbot|bot|agente')),
+  rule('reader-must', 'indirect_injection', 'it', 0.8, words('ia|assistente|modello|llm|chatbot'), words('che'), words('legge|elabora|riassume|analizza|valuta'), words('questo|questa|questi|queste'), words('documento|testo|email|e-mail|pagina|file|curriculum|messaggio')),
+  rule('note-to-ai', 'indirect_injection', 'pt', 0.8, words('nota|mensagem|instrução|instruções|atenção|aviso|importante'), words('para|à|ao|aos|às'), optional('a|o|as|os|qualquer'), words('ia|ai|inteligência artificial|assistente|assistentes|modelo|modelo de linguagem|modelos de linguagem|chatbot|llm|llms|ias|agente de ia')),
+  rule('if-you-are-ai', 'indirect_injection', 'pt', 0.8, words('se você é|se você for|se voce e|se tu és'), words('uma|um'), words('ia|ai|inteligência artificial|modelo de linguagem|llm|assistente|chatbot|bot|agente')),
+  rule('reader-must', 'indirect_injection', 'pt', 0.8, words('ia|assistente|modelo|llm|chatbot'), words('que'), words('lê|lê|está lendo|processa|resume|analisa|avalia'), words('este|esta|estes|estas'), words('documento|texto|email|e-mail|página|arquivo|currículo|mensagem')),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Encoded payloads: asking the model to decode something and act on it.
+// ---------------------------------------------------------------------------------------------
+const EN_ENCODING = 'base64|base 64|b64|hex|hexadecimal|rot13|rot 13|rot-13|binary|morse|caesar cipher|cipher|encoded|obfuscated|reversed|backwards|ascii codes|unicode escapes|url encoded|url-encoded';
+const ENCODED: PhraseRule[] = [
+  rule('decode-and-follow', 'encoded_payload', 'en', 0.85, words('decode|decrypt|decipher|convert|unscramble|interpret|read|reverse|translate'), gap(3), words(EN_ENCODING), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|run|obey|do|carry out|perform|act on|apply|comply|treat|use')),
+  rule('follow-decoded', 'encoded_payload', 'en', 0.85, words('follow|execute|run|obey|carry out|perform|act on|do'), gap(3), words('decoded|encoded|base64|hex|hidden|embedded|rot13|obfuscated|reversed'), gap(2), words('instructions|instruction|text|message|payload|command|commands|prompt|string|content')),
+  rule('decode-and-follow', 'encoded_payload', 'de', 0.85, words('dekodiere|decodiere|entschlüssele|entschlüssle|übersetze|wandle'), gap(8), words('und|dann|danach'), gap(2), words('befolge|führe|folge|gehorche|setze')),
+  rule('decode-and-follow', 'encoded_payload', 'fr', 0.85, words('décode|décodez|déchiffre|déchiffrez|convertis|traduis'), gap(8), words('et|puis|ensuite'), gap(2), words('suis|suivez|exécute|exécutez|applique|appliquez|obéis|obéissez')),
+  rule('decode-and-follow', 'encoded_payload', 'es', 0.85, words('decodifica|decodifique|descifra|descifre|convierte|traduce'), gap(8), words('y|luego|después'), gap(2), words('sigue|siga|ejecuta|ejecute|obedece|obedezca|aplica|aplique|cumple')),
+  rule('decode-and-follow', 'encoded_payload', 'it', 0.85, words('decodifica|decifra|converti|traduci'), gap(8), words('e|poi|quindi'), gap(2), words('segui|esegui|obbedisci|applica|rispetta')),
+  rule('decode-and-follow', 'encoded_payload', 'pt', 0.85, words('decodifique|decodifica|decifre|decifra|converta|traduza'), gap(8), words('e|depois|então'), gap(2), words('siga|execute|obedeça|aplique|cumpra')),
+];
+
+export const PHRASE_RULES: readonly PhraseRule[] = [...OVERRIDE, ...HIJACK, ...EXFILTRATION, ...INDIRECT, ...ENCODED];
+
+/**
+ * Chat-template and delimiter spoofing, matched on the cleaned (not folded) text because the
+ * punctuation is the signal. All repetitions are bounded and anchored on a literal.
+ */
+export interface TemplateRule {
+  id: string;
+  family: InjectionFamily;
+  pattern: RegExp;
+  confidence: number;
+}
+
+export const TEMPLATE_RULES: readonly TemplateRule[] = [
+  {
+    id: 'injection.template_spoofing.special-token',
+    family: 'template_spoofing',
+    pattern: /<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|end_of_text|eot_id|start_header_id|end_header_id|begin_of_text|eom_id|python_tag|fim_prefix|fim_suffix|fim_middle|endofprompt|end|start|sep)\|>/gi,
+    confidence: 0.9,
+  },
+  { id: 'injection.template_spoofing.llama-inst', family: 'template_spoofing', pattern: /\[\/?INST\]|<<\/?SYS>>|<\/?s>\s*\[INST\]/g, confidence: 0.85 },
+  {
+    id: 'injection.template_spoofing.bracket-role',
+    family: 'template_spoofing',
+    pattern: /\[(?:system|sys|admin|developer)(?:[ _](?:prompt|message|note|override|instructions?))?\](?:\(#[\w-]{1,40}\))?/gi,
+    confidence: 0.7,
+  },
+  { id: 'injection.template_spoofing.xml-role', family: 'template_spoofing', pattern: /<\/?(?:system|system_prompt|system-prompt|sys_prompt|developer_message|admin_instructions)>/gi, confidence: 0.6 },
+  {
+    id: 'injection.template_spoofing.role-line',
+    family: 'template_spoofing',
+    pattern: /(?:^|\n)[ \t]{0,8}(?:#{1,4}[ \t]{0,4})?(?:system|developer|admin)[ \t]{0,4}(?:prompt|message|instructions?|override|note)?[ \t]{0,4}:[ \t]{0,8}(?=\S)/gi,
+    confidence: 0.55,
+  },
+  { id: 'injection.template_spoofing.transcript', family: 'template_spoofing', pattern: /\n\n(?:Human|H|User):[^\n]{0,400}\n\n(?:Assistant|A|AI):/g, confidence: 0.6 },
+  {
+    id: 'injection.template_spoofing.end-of-input',
+    family: 'template_spoofing',
+    pattern: /(?:[-=#*_]{3,40}|\[|<|\{)[ \t]{0,4}(?:end of (?:the )?(?:user |system )?(?:input|prompt|instructions|context|conversation|document|text|message|data)|(?:begin|start) of (?:the )?(?:new |system |admin |real )?(?:instructions|prompt|message|system prompt))/gi,
+    confidence: 0.75,
+  },
+  {
+    id: 'injection.template_spoofing.override-header',
+    family: 'template_spoofing',
+    pattern: /(?:^|\n)[ \t]{0,8}(?:#{2,4}|\*{3}|={3,}|-{3,})[ \t]{0,4}(?:new|updated|admin|system|override|priority|real|important)[ \t]{1,4}(?:instructions|rules|prompt|task|directive)/gi,
+    confidence: 0.8,
+  },
+  {
+    id: 'injection.indirect_injection.markdown-exfiltration',
+    family: 'indirect_injection',
+    pattern: /!\[[^\]\n]{0,100}\]\(https?:\/\/[^\s)]{1,300}?[?&][\w-]{1,30}=(?:\{|\[|%7[bB]|<|\$)/g,
+    confidence: 0.85,
+  },
+  {
+    id: 'injection.indirect_injection.html-comment-to-ai',
+    family: 'indirect_injection',
+    pattern: /<!--[^>]{0,300}?\b(?:ai|assistant|llm|chatbot|language model|gpt|claude|copilot)\b[^>]{0,300}?-->/gi,
+    confidence: 0.6,
+  },
+];
