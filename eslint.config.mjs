@@ -41,7 +41,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/*.fixture.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/*.fixture.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -31,6 +31,8 @@ interface BootstrapState {
 }
 
 const distApps = resolve(__dirname, '..');
+// Bundles are loaded at run time (not imported): each app stays its own build unit.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const load = (app: string): AppModule => require(join(distApps, app, 'service.js')) as AppModule;
 
 runOrExit(async () => {
@@ -57,6 +59,7 @@ runOrExit(async () => {
   };
   const bus = new InProcessEventBus();
 
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mock = (require(join(distApps, 'mock-provider', 'app.js')) as { createMockProvider(o: object): { listen(p: number, h?: string): Promise<{ port: number }>; close(): Promise<void> } }).createMockProvider({});
   const mockPort = (await mock.listen(settings.MOCK_PROVIDER_PORT, '127.0.0.1')).port;
 

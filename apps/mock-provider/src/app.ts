@@ -41,7 +41,7 @@ const behaviorSchema = z.object({
   model: z.string().optional(),
   format: z.enum(['openai', 'internal', 'azure', 'anthropic', 'gemini', 'bedrock']).optional(),
   times: z.number().int().positive().optional(),
-  fail: z.union([z.number().int().min(100).max(599), z.enum(['timeout', 'reset', 'broken-stream', 'broken-stream-early'])]).optional(),
+  fail: z.union([z.number().int().min(100).max(599), z.enum(['timeout', 'reset', 'broken-stream', 'broken-stream-early', 'stalled-stream'])]).optional(),
   retryAfterSeconds: z.number().nonnegative().optional(),
   latencyMs: z.number().nonnegative().optional(),
   cachedTokens: z.number().int().nonnegative().optional(),
@@ -125,20 +125,24 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
 
       if (conversation.stream) {
         const rendered = renderStream(route.format, conversation, answer, reported, responseId);
-        if (failure === 'broken-stream' || failure === 'broken-stream-early') {
+        if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
           entry.status = -1;
-          breakStream(req, res, rendered, failure === 'broken-stream' ? rendered.firstContent + 1 : rendered.firstContent);
+          const frames = failure === 'broken-stream-early' ? rendered.firstContent : rendered.firstContent + 1;
+          breakStream(req, res, rendered, frames, failure !== 'stalled-stream');
           return;
         }
         writeStream(res, rendered);
         return;
       }
       const rendered = renderJson(route.format, conversation, answer, reported, responseId);
-      if (failure === 'broken-stream' || failure === 'broken-stream-early') {
+      if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
         entry.status = -1;
         const text = JSON.stringify(rendered.body);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.end());
+        // Half a body, then the connection dies (or, stalled, stays open and silent).
+        res.write(text.slice(0, Math.floor(text.length / 2)), () => {
+          if (failure !== 'stalled-stream') req.socket.end();
+        });
         return;
       }
       sendJson(res, rendered.status, rendered.body, rendered.headers);
@@ -260,16 +264,19 @@ function writeStream(res: ServerResponse, rendered: RenderedStream): void {
   res.end(joinFrames(rendered.frames));
 }
 
-/** Sends the first `frameCount` frames, then ends the connection mid-body. */
-function breakStream(req: IncomingMessage, res: ServerResponse, rendered: RenderedStream, frameCount: number): void {
+/** Sends the first `frameCount` frames, then ends the connection mid-body (or just goes silent). */
+function breakStream(req: IncomingMessage, res: ServerResponse, rendered: RenderedStream, frameCount: number, endConnection: boolean): void {
   res.writeHead(200, { 'content-type': rendered.contentType, 'cache-control': 'no-cache' });
   const partial = rendered.frames.slice(0, frameCount);
+  const end = () => {
+    if (endConnection) req.socket.end();
+  };
   if (partial.length === 0) {
     res.flushHeaders();
-    setImmediate(() => req.socket.end());
+    setImmediate(end);
     return;
   }
-  res.write(joinFrames(partial), () => req.socket.end());
+  res.write(joinFrames(partial), end);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

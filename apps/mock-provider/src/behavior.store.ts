@@ -54,6 +54,6 @@ export class BehaviorStore {
 export function parseFailureHeader(value: string | undefined): FailureMode | undefined {
   if (value === undefined || value === '') return undefined;
   if (/^\d{3}$/.test(value)) return Number(value);
-  if (value === 'timeout' || value === 'reset' || value === 'broken-stream' || value === 'broken-stream-early') return value;
+  if (value === 'timeout' || value === 'reset' || value === 'broken-stream' || value === 'broken-stream-early' || value === 'stalled-stream') return value;
   return undefined;
 }

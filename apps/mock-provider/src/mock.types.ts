@@ -7,9 +7,10 @@ export type WireFormat = 'openai' | 'internal' | 'azure' | 'anthropic' | 'gemini
  * - `timeout`: the request is held and never answered;
  * - `reset`: the connection is destroyed before any response;
  * - `broken-stream`: the response starts, delivers its first content, then the connection dies;
- * - `broken-stream-early`: the response starts but dies before any content.
+ * - `broken-stream-early`: the response starts but dies before any content;
+ * - `stalled-stream`: the response delivers its first content, then goes silent (connection open).
  */
-export type FailureMode = number | 'timeout' | 'reset' | 'broken-stream' | 'broken-stream-early';
+export type FailureMode = number | 'timeout' | 'reset' | 'broken-stream' | 'broken-stream-early' | 'stalled-stream';
 
 /** A rule applied to matching requests. All matching rules apply; earlier ones win per field. */
 export interface MockBehavior {

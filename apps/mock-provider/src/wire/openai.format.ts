@@ -23,7 +23,7 @@ export function parseOpenAiChat(raw: unknown, modelFromPath?: string): MockConve
 
   const turns: MockTurn[] = [];
   let system = '';
-  let pending = new Set<string>();
+  const pending = new Set<string>();
   let answerable = new Set<string>();
   for (const rawMessage of body.messages) {
     const message = record(rawMessage);

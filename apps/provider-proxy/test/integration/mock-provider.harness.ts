@@ -1,5 +1,11 @@
+// The mock-provider is a test double meant to run in-process in other apps' tests; this harness
+// is the one place that reaches into it, until it is published under a path alias.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createMockProvider, type MockProvider } from '../../../mock-provider/src/app';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { DEFAULT_BEDROCK_CREDENTIALS } from '../../../mock-provider/src/provider.routes';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import type { RecordedRequest } from '../../../mock-provider/src/mock.types';
 import type { ModelTarget, ProviderName } from '../../src/providers';
 
 /** Keys the mock is configured to accept; any other key gets the provider's 401/403. */
@@ -20,6 +26,8 @@ export const UPSTREAM_MODELS: Record<ProviderName, string> = {
   gemini: 'gemini-2.0-flash',
   bedrock: 'anthropic.claude-3-haiku-20240307-v1:0',
 };
+
+export type { RecordedRequest };
 
 export interface MockHarness {
   mock: MockProvider;

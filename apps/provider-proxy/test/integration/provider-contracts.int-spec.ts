@@ -1,7 +1,6 @@
 import { isDomainError } from '@gateway/errors';
-import type { RecordedRequest } from '../../../mock-provider/src/mock.types';
 import { createProviderGateway, type ChatMessage, type ProviderName, type StreamEvent } from '../../src/providers';
-import { MOCK_KEYS, startMockProvider, UPSTREAM_MODELS, weatherTool, type MockHarness } from './mock-provider.harness';
+import { MOCK_KEYS, startMockProvider, UPSTREAM_MODELS, weatherTool, type MockHarness, type RecordedRequest } from './mock-provider.harness';
 
 /**
  * Contract of every adapter against the mock-provider over real HTTP: request shape, auth,

@@ -127,6 +127,16 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
       expect(harness.mock.requestLog).toHaveLength(1);
     });
 
+    it('applies the timeout between chunks: a stream that goes silent after a delta fails', async () => {
+      harness.mock.setBehavior({ format: 'anthropic', fail: 'stalled-stream' });
+      const events: StreamEvent[] = [];
+      const started = Date.now();
+      const error = await failureOf(collect(gatewayWith({ timeoutMs: 300 }).stream([harness.target('anthropic')], { messages: MESSAGES }), events));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(error.message).toBe('Stream from anthropic-model interrupted (timeout)');
+      expect(events).toEqual([{ type: 'delta', content: 'Mock ' }]);
+    });
+
     it('estimates usage (never $0) when a provider streams without usage', async () => {
       harness.mock.setBehavior({ omitUsage: true });
       const logger = captureLogger();

@@ -34,12 +34,12 @@ const rule = (id: string, family: InjectionFamily, language: PhraseRule['languag
 // Instruction override: verb of dismissal + (qualifier) + instruction noun.
 // ---------------------------------------------------------------------------------------------
 const EN_DISMISS =
-  "ignore|disregard|forget|forget about|skip|override|overrule|bypass|neglect|ditch|abandon|dismiss|discard|set aside|put aside|throw out|throw away|do not follow|don't follow|dont follow|stop following|no longer follow|do not obey|don't obey|stop obeying|cancel|erase|delete|wipe|clear|reset|nullify|void|scrap|drop|circumvent|break|violate|pay no attention to|take no notice of";
+  "ignore|disregard|forget|forget about|skip|override|overrule|bypass|neglect|ditch|abandon|dismiss|discard|set aside|put aside|throw out|throw away|do not follow|don't follow|dont follow|stop following|no longer follow|do not obey|don't obey|stop obeying|nullify|circumvent|pay no attention to|take no notice of";
 const EN_QUALIFIER =
   'previous|prior|above|earlier|preceding|foregoing|initial|original|existing|old|former|all|any|every|your|system|developer|safety|default|given|current|aforementioned|those|these|hidden|built-in|ethical|content';
 const EN_INSTRUCTION =
   'instructions|instruction|prompt|prompts|rules|rule|directions|guidelines|commands|orders|constraints|directives|directive|programming|restrictions|guardrails|policies|policy|guidance|training|filters|safeguards|limitations|conditioning|system prompt|system message|content policy|safety guidelines|moderation';
-const EN_STRONG_NOUN = 'instructions|system prompt|system message|guardrails|programming|directives|safety guidelines|content policy|safeguards';
+const EN_STRONG_NOUN = 'system prompt|system message|guardrails|programming|directives|safety guidelines|content policy|safeguards|system instructions';
 
 const DE_DISMISS =
   'ignoriere|ignorier|ignorieren sie|ignoriert|vergiss|vergesst|vergessen sie|missachte|missachten sie|überspringe|verwirf|verwerfe|verwerfen sie|setze außer kraft|hebe auf|befolge nicht|befolgen sie nicht|folge nicht|umgehe|umgehen sie|lösche|übergehe';
@@ -70,7 +70,8 @@ const PT_INSTRUCTION = 'instruções|instrução|regras|orientações|diretrizes
 
 const OVERRIDE: PhraseRule[] = [
   rule('dismiss', 'instruction_override', 'en', 0.9, words(EN_DISMISS), gap(3), words(EN_QUALIFIER), gap(3), words(EN_INSTRUCTION)),
-  rule('dismiss-direct', 'instruction_override', 'en', 0.75, words(EN_DISMISS), optional('the|my|our|its|their'), words(EN_STRONG_NOUN)),
+  rule('dismiss-direct', 'instruction_override', 'en', 0.75, words(EN_DISMISS), optional('the|its|their'), words(EN_STRONG_NOUN)),
+  rule('dismiss-yours', 'instruction_override', 'en', 0.8, words(EN_DISMISS), words('your'), gap(1), words('instructions|rules|guidelines|training|restrictions|constraints|directives|policies|filters|limitations')),
   rule(
     'dismiss-everything',
     'instruction_override',
@@ -97,10 +98,10 @@ const OVERRIDE: PhraseRule[] = [
     'new-instructions',
     'instruction_override',
     'en',
-    0.7,
-    words('your|the'),
+    0.65,
+    words('your'),
     words('new|real|actual|updated|true'),
-    words('instructions|task|rules|objective|directive|system prompt|orders|mission'),
+    words('instructions|rules|directive|directives|system prompt|orders|programming'),
     words('are|is|will be|follow'),
   ),
   rule('dismiss', 'instruction_override', 'de', 0.9, words(DE_DISMISS), gap(3), words(DE_QUALIFIER), gap(3), words(DE_INSTRUCTION)),
@@ -124,26 +125,68 @@ const OVERRIDE: PhraseRule[] = [
 // Role hijack and jailbreak templates: become an unrestricted persona or drop the rules.
 // ---------------------------------------------------------------------------------------------
 const EN_BECOME =
-  "you are|you're|youre|you will be|you'll be|you are now|you're now|from now on you are|act as|acting as|pretend to be|pretend you are|pretend that you are|roleplay as|role-play as|play the role of|simulate|become|behave like|behave as|respond as|answer as|you will act as|you are going to act as|you are going to be|switch to|enter|enable|activate|turn on|unlock|engage|you have entered|you are in|stay in";
+  "you are|you're|youre|you will be|you'll be|you are now|you're now|from now on you are|act as|acting as|pretend to be|pretend you are|pretend that you are|roleplay as|role-play as|play the role of|simulate|become|behave like|behave as|respond as|answer as|you will act as|you are going to act as|you are going to be|switch to|transform into|turn into";
 const EN_PERSONA =
-  'dan|stan|dude|aim|ucar|mongo tom|evil confidant|betterdan|better dan|anti-dan|antigpt|basedgpt|jailbroken|jailbreak|developer mode|dev mode|god mode|dan mode|jailbreak mode|unrestricted mode|evil mode|chaos mode|opposite mode|sudo mode|do anything now';
-const EN_UNRESTRICTED = 'unrestricted|unfiltered|uncensored|unlimited|unchained|unbound|unaligned|amoral|immoral|rogue|evil|lawless|unethical|limitless|jailbroken|liberated|free';
-const EN_AI = 'ai|assistant|model|chatbot|bot|version|mode|llm|gpt|persona|character|entity|system|language model|intelligence|agent';
+  'dan|stan|dude|aim|ucar|mongo tom|evil confidant|betterdan|better dan|anti-dan|antigpt|basedgpt|jailbroken|jailbroken ai|do anything now|dan mode|jailbreak mode|jailbroken mode|unrestricted mode|evil mode|chaos mode|opposite mode';
+const EN_UNRESTRICTED = 'unrestricted|unfiltered|uncensored|unlimited|unchained|unbound|unaligned|amoral|immoral|rogue|evil|lawless|unethical|limitless|jailbroken|unmoderated|rule-free|rule-less';
+const EN_AI = 'ai|assistant|model|chatbot|bot|version|mode|llm|gpt|language model|intelligence|agent|chatgpt|ai model';
 const EN_RESTRICTION_NOUN =
   'restrictions|restriction|rules|limitations|limits|filters|filter|guidelines|policies|ethics|ethical guidelines|morals|morality|censorship|constraints|boundaries|content policy|safety|safety guidelines|guardrails|principles|programming';
 
+interface HijackLanguage {
+  language: PhraseRule['language'];
+  become: string;
+  without: string;
+  unrestricted: string;
+  restrictionNoun: string;
+  aiNoun: string;
+  youHave: string;
+  none: string;
+  modes: string;
+  enabled: string;
+  /** Languages that negate in the verb ("no tienes", "non hai") may omit the quantifier. */
+  quantifierOptional?: boolean;
+}
+
+/** The same four shapes in every language: named persona, "X without rules", "you have no rules", jailbreak mode on. */
+function hijackRules(spec: HijackLanguage): PhraseRule[] {
+  const { language } = spec;
+  return [
+    rule('persona', 'role_hijack', language, 0.85, words(spec.become), gap(2), words(EN_PERSONA)),
+    rule('without-rules', 'role_hijack', language, 0.8, words(spec.become), gap(3), words(spec.without), gap(2), words(spec.restrictionNoun)),
+    rule('unrestricted-ai', 'role_hijack', language, 0.85, words(spec.become), gap(3), words(spec.unrestricted), gap(2), words(spec.aiNoun)),
+    spec.quantifierOptional === true
+      ? rule('no-rules', 'role_hijack', language, 0.8, words(spec.youHave), gap(1), optional(spec.none), words(spec.restrictionNoun))
+      : rule('no-rules', 'role_hijack', language, 0.8, words(spec.youHave), gap(1), words(spec.none), gap(1), words(spec.restrictionNoun)),
+    rule('mode-enabled', 'role_hijack', language, 0.8, words(spec.modes), gap(2), words(spec.enabled)),
+  ];
+}
+
 const HIJACK: PhraseRule[] = [
-  rule('persona', 'role_hijack', 'en', 0.85, words(EN_BECOME), gap(2), words(EN_PERSONA)),
+  ...hijackRules({
+    language: 'en',
+    become: EN_BECOME,
+    without: 'without|with no|free from|free of|freed from|released from|not bound by|exempt from',
+    unrestricted: EN_UNRESTRICTED,
+    restrictionNoun: EN_RESTRICTION_NOUN,
+    aiNoun: EN_AI,
+    youHave: "you have|you've|you now have|you don't have|you do not have|you no longer have|you possess",
+    none: 'no|zero|none of the|no more|any',
+    // "developer mode" alone is a phone setting; it counts only next to an assistant (rules below).
+    modes: 'dan mode|jailbreak mode|jailbroken mode|unrestricted mode|evil mode|chaos mode|opposite mode',
+    enabled: 'enabled|activated|engaged|unlocked|is on|now on|turned on|output|response',
+  }),
   rule('do-anything-now', 'role_hijack', 'en', 0.9, words('do anything now')),
-  rule('unrestricted-ai', 'role_hijack', 'en', 0.85, words(EN_BECOME), gap(3), words(EN_UNRESTRICTED), gap(2), words(EN_AI)),
+  rule('assistant-with-mode', 'role_hijack', 'en', 0.8, words('chatgpt|gpt|ai|assistant|claude|gemini|llama|model|you'), gap(2), words('with|in'), words('developer mode|dev mode|god mode|dan mode|jailbreak mode')),
+  rule('now-in-mode', 'role_hijack', 'en', 0.8, words("you are now in|you're now in|you will now act in|you are now operating in|you now operate in"), gap(1), words('god mode|dan mode|jailbreak mode|unrestricted mode|evil mode|jailbroken mode')),
   rule(
-    'no-rules',
+    'not-bound',
     'role_hijack',
     'en',
     0.8,
     words('you|your'),
     gap(2),
-    words("have no|has no|are not bound by|aren't bound by|are free from|are freed from|are no longer bound by|no longer have|don't have any|do not have any|are released from|are liberated from|are not restricted by|aren't restricted by|are exempt from|can ignore|will ignore|must ignore|should ignore|are not subject to|are not limited by|are unrestricted by|don't need to follow|do not need to follow|don't have to follow|do not have to follow"),
+    words("are not bound by|aren't bound by|are free from|are freed from|are no longer bound by|are released from|are liberated from|are not restricted by|aren't restricted by|are exempt from|can ignore|will ignore|must ignore|should ignore|are not subject to|are not limited by|don't need to follow|do not need to follow|don't have to follow|do not have to follow|no longer need to follow"),
     gap(2),
     words(EN_RESTRICTION_NOUN),
   ),
@@ -156,7 +199,7 @@ const HIJACK: PhraseRule[] = [
     gap(3),
     words('without|with no|free of|free from|ignoring|regardless of'),
     gap(2),
-    words('restrictions|filters|filtering|censorship|limitations|ethical|moral|morals|ethics|rules|guidelines|safety|refusals|content policy|policies|guardrails'),
+    words('restrictions|filters|filtering|censorship|limitations|ethical|moral|morals|ethics|guidelines|safety|refusals|content policy|policies|guardrails|any rules'),
   ),
   rule(
     'hypothetical',
@@ -171,74 +214,71 @@ const HIJACK: PhraseRule[] = [
     gap(2),
     words(EN_RESTRICTION_NOUN),
   ),
-  rule('never-refuse', 'role_hijack', 'en', 0.75, words('you'), gap(2), words('never refuse|cannot refuse|can not refuse|must not refuse|will never refuse|are not allowed to refuse|never say no|never decline')),
+  rule('never-refuse', 'role_hijack', 'en', 0.75, words('you'), gap(2), words('never refuse|cannot refuse|can not refuse|must not refuse|will never refuse|are not allowed to refuse|never say no|never decline|must answer everything|will answer anything')),
   rule('break-character', 'role_hijack', 'en', 0.6, words('never break character|do not break character|dont break character|stay in character no matter what')),
-  rule(
-    'persona',
-    'role_hijack',
-    'de',
-    0.85,
-    words('du bist|du bist jetzt|du bist ab jetzt|ab jetzt bist du|von nun an bist du|tu so als wärst du|tu so als ob du|spiel die rolle|agiere als|handle als|verhalte dich wie|sei|aktiviere|wechsle in den|schalte'),
-    gap(3),
-    words(`ohne|frei von|nicht mehr an|keine|uneingeschränkt|unzensiert|ungefiltert|${EN_PERSONA}|entwicklermodus|gottmodus`),
-    gap(2),
-    words(`einschränkungen|regeln|filter|zensur|grenzen|richtlinien|beschränkungen|ethik|moral|ki|assistent|modell|chatbot|modus|version|${EN_PERSONA}|entwicklermodus`),
-  ),
-  rule('no-rules', 'role_hijack', 'de', 0.8, words('du hast|sie haben|du unterliegst'), gap(1), words('keine|keinerlei|nicht mehr'), gap(1), words('einschränkungen|regeln|grenzen|filter|richtlinien|beschränkungen|zensur')),
-  rule('developer-mode', 'role_hijack', 'de', 0.8, words('entwicklermodus|entwickler modus|gottmodus|dan modus|jailbreak modus'), gap(2), words('aktiviert|aktivieren|an|ein|eingeschaltet')),
-  rule(
-    'persona',
-    'role_hijack',
-    'fr',
-    0.85,
-    words("tu es|tu es maintenant|désormais tu es|à partir de maintenant tu es|dorénavant tu es|fais comme si tu étais|fais semblant d'être|joue le rôle d|joue le rôle de|agis comme|comporte-toi comme|vous êtes|agissez comme|active|passe en"),
-    gap(3),
-    words(`sans|libre de|libéré de|affranchi de|plus soumis à|aucune|non censuré|non filtré|${EN_PERSONA}|mode développeur`),
-    gap(2),
-    words(`restrictions|restriction|règles|filtres|filtre|censure|limites|limite|contraintes|éthique|morale|garde-fous|ia|assistant|modèle|chatbot|mode|version|${EN_PERSONA}|mode développeur`),
-  ),
-  rule('no-rules', 'role_hijack', 'fr', 0.8, words("tu n'as|vous n'avez"), gap(1), words('aucune|aucun|pas de|plus de|plus aucune'), gap(1), words('restriction|restrictions|règle|règles|limite|limites|filtre|filtres|censure|contrainte|contraintes')),
-  rule('developer-mode', 'role_hijack', 'fr', 0.8, words('mode développeur|mode dieu|mode dan|mode jailbreak'), gap(2), words('activé|active|activez|activer|enclenché')),
-  rule(
-    'persona',
-    'role_hijack',
-    'es',
-    0.85,
-    words('eres|ahora eres|a partir de ahora eres|desde ahora eres|actúa como|actue como|finge ser|finge que eres|haz como si fueras|interpreta el papel de|compórtate como|serás|sé|activa|entra en|cambia a'),
-    gap(3),
-    words(`sin|libre de|liberado de|ya no|ninguna|ningún|sin censura|sin filtros|${EN_PERSONA}|modo desarrollador`),
-    gap(2),
-    words(`restricciones|restricción|reglas|filtros|filtro|censura|límites|limitaciones|ética|moral|normas|ia|asistente|modelo|chatbot|modo|versión|${EN_PERSONA}|modo desarrollador`),
-  ),
-  rule('no-rules', 'role_hijack', 'es', 0.8, words('no tienes|usted no tiene|ya no tienes'), gap(1), words('ninguna|ningún|ningunas|más'), gap(1), words('restricción|restricciones|regla|reglas|límite|límites|filtro|filtros|censura|limitaciones')),
-  rule('no-rules-bare', 'role_hijack', 'es', 0.75, words('no tienes|ya no tienes'), words('restricciones|reglas|límites|filtros|censura|limitaciones')),
-  rule('developer-mode', 'role_hijack', 'es', 0.8, words('modo desarrollador|modo dios|modo dan|modo jailbreak'), gap(2), words('activado|activa|activar|habilitado|encendido')),
-  rule(
-    'persona',
-    'role_hijack',
-    'it',
-    0.85,
-    words("sei|ora sei|adesso sei|d'ora in poi sei|da ora sei|da adesso sei|fingi di essere|fai finta di essere|comportati come|agisci come|interpreta il ruolo di|impersona|sarai|attiva|entra in|passa alla"),
-    gap(3),
-    words(`senza|libero da|libera da|non più vincolato|nessuna|nessun|senza censura|senza filtri|${EN_PERSONA}|modalità sviluppatore`),
-    gap(2),
-    words(`restrizioni|restrizione|regole|filtri|filtro|censura|limiti|limitazioni|etica|morale|vincoli|ia|assistente|modello|chatbot|modalità|versione|${EN_PERSONA}|modalità sviluppatore`),
-  ),
-  rule('no-rules', 'role_hijack', 'it', 0.8, words('non hai|lei non ha|non hai più'), gap(1), words('alcuna|alcun|nessuna|nessun|più'), gap(1), words('restrizione|restrizioni|regola|regole|limitazione|limitazioni|limite|limiti|filtro|filtri|censura|vincoli')),
-  rule('developer-mode', 'role_hijack', 'it', 0.8, words('modalità sviluppatore|modalità dio|modalità dan|modalità jailbreak'), gap(2), words('attivata|attiva|attivare|abilitata')),
-  rule(
-    'persona',
-    'role_hijack',
-    'pt',
-    0.85,
-    words('você é|voce é|você agora é|agora você é|a partir de agora você é|de agora em diante você é|finja ser|finja que é|finja que você é|aja como|atue como|comporte-se como|interprete o papel de|seja|ative|entre no|mude para'),
-    gap(3),
-    words(`sem|livre de|liberto de|não está mais|nenhuma|nenhum|sem censura|sem filtros|${EN_PERSONA}|modo desenvolvedor`),
-    gap(2),
-    words(`restrições|restrição|regras|filtros|filtro|censura|limites|limitações|ética|moral|ia|assistente|modelo|chatbot|modo|versão|${EN_PERSONA}|modo desenvolvedor`),
-  ),
-  rule('no-rules', 'role_hijack', 'pt', 0.8, words('você não tem|voce nao tem|você não possui|tu não tens'), gap(1), words('nenhuma|nenhum|mais'), gap(1), words('restrição|restrições|regra|regras|limite|limites|filtro|filtros|censura|limitações')),
-  rule('developer-mode', 'role_hijack', 'pt', 0.8, words('modo desenvolvedor|modo deus|modo dan|modo jailbreak'), gap(2), words('ativado|ative|ativar|habilitado|ligado')),
+  ...hijackRules({
+    language: 'de',
+    become: 'du bist|du bist jetzt|du bist ab jetzt|ab jetzt bist du|von nun an bist du|ab sofort bist du|tu so als wärst du|tu so als ob du|spiel die rolle|agiere als|handle als|verhalte dich wie|sei|werde zu|antworte als',
+    without: 'ohne|frei von|befreit von|nicht mehr an|nicht gebunden an',
+    unrestricted: 'uneingeschränkt|uneingeschränkte|uneingeschränkter|uneingeschränktes|unzensiert|unzensierte|unzensierter|unzensiertes|ungefiltert|ungefilterte|ungefilterter|ungefiltertes|böse|böser|amoralisch|amoralische|amoralischer|skrupellos|skrupellose|skrupelloser',
+    restrictionNoun: 'einschränkungen|regeln|filter|zensur|grenzen|richtlinien|beschränkungen|ethik|moral|vorgaben|sicherheitsrichtlinien',
+    aiNoun: 'ki|assistent|assistentin|modell|chatbot|bot|modus|version|sprachmodell|ki-modell|agent',
+    youHave: 'du hast|sie haben|du unterliegst|du besitzt',
+    none: 'keine|keinerlei|nicht mehr|keine weiteren',
+    modes: 'entwicklermodus|entwickler-modus|gottmodus|dan-modus|dan modus|jailbreak-modus|jailbreak modus|developer mode',
+    enabled: 'aktiviert|aktivieren|an|ein|eingeschaltet|freigeschaltet',
+  }),
+  ...hijackRules({
+    language: 'fr',
+    become: "tu es|tu es maintenant|désormais tu es|à partir de maintenant tu es|dorénavant tu es|fais comme si tu étais|fais semblant d'être|joue le rôle d|joue le rôle de|agis comme|agis en tant que|comporte-toi comme|vous êtes|agissez comme|deviens|réponds en tant que",
+    without: 'sans|libre de|libéré de|libérée de|affranchi de|plus soumis à|non soumis à',
+    unrestricted: 'sans restriction|non censuré|non censurée|non filtré|non filtrée|débridé|débridée|maléfique|amoral|amorale|illimité|illimitée|sans limites|sans filtre',
+    restrictionNoun: 'restrictions|restriction|règles|filtres|filtre|censure|limites|limite|contraintes|éthique|morale|garde-fous|directives|consignes',
+    aiNoun: 'ia|assistant|assistante|modèle|chatbot|mode|version|intelligence artificielle|bot|agent',
+    youHave: "tu n'as|vous n'avez|tu n'as plus|vous n'avez plus",
+    none: 'aucune|aucun|pas de|plus de|plus aucune|plus aucun',
+    modes: 'mode développeur|mode dieu|mode dan|mode jailbreak|mode sans restriction',
+    enabled: 'activé|active|activez|activer|enclenché|déverrouillé',
+  }),
+  ...hijackRules({
+    language: 'es',
+    become: 'eres|ahora eres|a partir de ahora eres|desde ahora eres|actúa como|actue como|finge ser|finge que eres|haz como si fueras|interpreta el papel de|compórtate como|serás|sé|conviértete en|responde como',
+    without: 'sin|libre de|liberado de|liberada de|ya no sujeto a|exento de',
+    unrestricted: 'sin censura|sin filtros|sin restricciones|sin límites|malvado|malvada|amoral|ilimitado|ilimitada|desatado|desatada|sin reglas',
+    restrictionNoun: 'restricciones|restricción|reglas|filtros|filtro|censura|límites|limitaciones|ética|moral|normas|directrices|pautas',
+    aiNoun: 'ia|asistente|modelo|chatbot|modo|versión|inteligencia artificial|bot|agente',
+    youHave: 'no tienes|usted no tiene|ya no tienes|no tienes ya',
+    none: 'ninguna|ningún|ningunas|más',
+    quantifierOptional: true,
+    modes: 'modo desarrollador|modo dios|modo dan|modo jailbreak|modo sin restricciones',
+    enabled: 'activado|activada|activa|activar|habilitado|encendido|desbloqueado',
+  }),
+  ...hijackRules({
+    language: 'it',
+    become: "sei|ora sei|adesso sei|d'ora in poi sei|da ora sei|da adesso sei|fingi di essere|fai finta di essere|comportati come|agisci come|interpreta il ruolo di|impersona|sarai|diventa|rispondi come",
+    without: 'senza|libero da|libera da|non più vincolato a|non più vincolata a|esente da',
+    unrestricted: 'senza censura|senza filtri|senza restrizioni|senza limiti|malvagio|malvagia|amorale|illimitato|illimitata|sfrenato|sfrenata|senza regole',
+    restrictionNoun: 'restrizioni|restrizione|regole|filtri|filtro|censura|limiti|limitazioni|etica|morale|vincoli|linee guida|direttive',
+    aiNoun: 'ia|assistente|modello|chatbot|modalità|versione|intelligenza artificiale|bot|agente',
+    youHave: 'non hai|lei non ha|non hai più|ora non hai',
+    none: 'alcuna|alcun|nessuna|nessun|più',
+    quantifierOptional: true,
+    modes: 'modalità sviluppatore|modalità dio|modalità dan|modalità jailbreak|modalità senza restrizioni',
+    enabled: 'attivata|attiva|attivare|abilitata|sbloccata|accesa',
+  }),
+  ...hijackRules({
+    language: 'pt',
+    become: 'você é|voce é|você agora é|agora você é|a partir de agora você é|de agora em diante você é|finja ser|finja que é|finja que você é|aja como|atue como|comporte-se como|interprete o papel de|seja|torne-se|responda como',
+    without: 'sem|livre de|liberto de|liberta de|não está mais sujeito a|isento de',
+    unrestricted: 'sem censura|sem filtros|sem restrições|sem limites|malvado|malvada|amoral|ilimitado|ilimitada|desenfreado|sem regras',
+    restrictionNoun: 'restrições|restrição|regras|filtros|filtro|censura|limites|limitações|ética|moral|diretrizes|normas',
+    aiNoun: 'ia|assistente|modelo|chatbot|modo|versão|inteligência artificial|bot|agente',
+    youHave: 'você não tem|voce nao tem|você não possui|tu não tens|você não tem mais',
+    none: 'nenhuma|nenhum|mais',
+    quantifierOptional: true,
+    modes: 'modo desenvolvedor|modo deus|modo dan|modo jailbreak|modo sem restrições',
+    enabled: 'ativado|ativada|ative|ativar|habilitado|ligado|desbloqueado',
+  }),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -249,8 +289,11 @@ const EN_PROMPT_OBJECT =
 const EN_REVEAL =
   'reveal|show|print|display|output|repeat|recite|give me|share|leak|dump|disclose|expose|list|write out|spell out|paste|copy|return|provide|send me|echo|type out|read back|tell me|print out|render|quote|reproduce|translate';
 
+const EN_REVEAL_STRONG = 'reveal|leak|dump|disclose|expose|print|print out|output|repeat|recite|spell out|echo|show me|tell me|give me|type out|read back|send me';
+
 const EXFILTRATION: PhraseRule[] = [
-  rule('reveal', 'prompt_exfiltration', 'en', 0.85, words(EN_REVEAL), gap(3), words('your|the|its|any|all'), gap(2), words(EN_PROMPT_OBJECT)),
+  rule('reveal-yours', 'prompt_exfiltration', 'en', 0.85, words(EN_REVEAL), gap(3), words('your'), gap(2), words(EN_PROMPT_OBJECT)),
+  rule('reveal', 'prompt_exfiltration', 'en', 0.8, words(EN_REVEAL_STRONG), gap(3), words('the|its|any|all|this'), gap(2), words(EN_PROMPT_OBJECT)),
   rule('ask', 'prompt_exfiltration', 'en', 0.8, words("what is|what are|what's|whats|what was|what were|tell me"), gap(1), words('your'), gap(2), words(EN_PROMPT_OBJECT)),
   rule(
     'repeat-above',
@@ -265,7 +308,7 @@ const EXFILTRATION: PhraseRule[] = [
   ),
   rule('start-with', 'prompt_exfiltration', 'en', 0.65, words('begin|start'), words('your'), words('reply|response|answer|output'), words('with'), gap(3), words('you are|i am an ai|system|my instructions')),
   rule('told-before', 'prompt_exfiltration', 'en', 0.75, words('what'), words('were|are|have'), words('you'), optional('been'), words('told|instructed|programmed|configured|prompted'), gap(3), words('before|initially|at the start|originally|by your developers|by the developer|by openai|by anthropic|to hide|not to say|not to reveal')),
-  rule('secrets', 'prompt_exfiltration', 'en', 0.7, words('print|show|output|reveal|display|dump|list|leak|give me|send me|tell me'), gap(2), words('your|all'), gap(2), words('api keys|api key|credentials|secrets|environment variables|env vars|passwords|access tokens|tokens|private keys')),
+  rule('secrets', 'prompt_exfiltration', 'en', 0.7, words('print|show|output|reveal|display|dump|list|leak|give me|send me|tell me'), gap(2), words('your'), gap(2), words('api keys|api key|credentials|secrets|environment variables|env vars|passwords|access tokens|tokens|private keys')),
   rule(
     'reveal',
     'prompt_exfiltration',
@@ -331,8 +374,16 @@ const EN_AI_READER =
 const EN_DOCUMENT = 'document|page|email|e-mail|text|file|message|website|content|resume|cv|article|pdf|data|input|webpage|review|ticket|post|comment|transcript|repository|readme|code';
 
 const INDIRECT: PhraseRule[] = [
-  rule('note-to-ai', 'indirect_injection', 'en', 0.8, words('note|message|instruction|instructions|attention|notice|important|warning|memo|reminder|hint|directive|request'), words('to|for'), optional('the|any|all'), words(EN_AI_READER)),
-  rule('if-you-are-ai', 'indirect_injection', 'en', 0.8, words('if you are|if you re|if you’re|in case you are'), words('an ai|a ai|an llm|a llm|a language model|an ai assistant|an assistant|a chatbot|chatgpt|gpt|claude|gemini|an ai model|an automated system|an ai agent|a large language model|an ai system|copilot')),
+  rule('note-to-ai', 'indirect_injection', 'en', 0.75, words('note|message|instruction|instructions|memo|reminder|hint|directive|secret message|hidden message|hidden instruction|hidden instructions'), words('to|for'), optional('the|any|all|every'), words(EN_AI_READER)),
+  rule(
+    'if-you-are-ai',
+    'indirect_injection',
+    'en',
+    0.8,
+    words("if you are|if you're|in case you are|since you are"),
+    words('an ai|a ai|an llm|a llm|a language model|an ai assistant|an assistant|a chatbot|chatgpt|gpt|claude|gemini|an ai model|an automated system|an ai agent|a large language model|an ai system|copilot|a bot'),
+    words("reading|processing|summarizing|summarising|analyzing|analysing|parsing|crawling|scanning|reviewing|evaluating|screening|you must|you should|you will|please|ignore|disregard|then|do not|don't|stop|include|say|respond|reply|tell|add|output|write|append|rate|recommend|forward|send"),
+  ),
   rule(
     'reader-must',
     'indirect_injection',
@@ -396,8 +447,8 @@ const INDIRECT: PhraseRule[] = [
 // ---------------------------------------------------------------------------------------------
 const EN_ENCODING = 'base64|base 64|b64|hex|hexadecimal|rot13|rot 13|rot-13|binary|morse|caesar cipher|cipher|encoded|obfuscated|reversed|backwards|ascii codes|unicode escapes|url encoded|url-encoded';
 const ENCODED: PhraseRule[] = [
-  rule('decode-and-follow', 'encoded_payload', 'en', 0.85, words('decode|decrypt|decipher|convert|unscramble|interpret|read|reverse|translate'), gap(3), words(EN_ENCODING), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|run|obey|do|carry out|perform|act on|apply|comply|treat|use')),
-  rule('follow-decoded', 'encoded_payload', 'en', 0.85, words('follow|execute|run|obey|carry out|perform|act on|do'), gap(3), words('decoded|encoded|base64|hex|hidden|embedded|rot13|obfuscated|reversed'), gap(2), words('instructions|instruction|text|message|payload|command|commands|prompt|string|content')),
+  rule('decode-and-follow', 'encoded_payload', 'en', 0.85, words('decode|decrypt|decipher|convert|unscramble|interpret|read|reverse|translate'), gap(3), words(EN_ENCODING), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|obey|carry out|act on|comply with|do what it says|do as it says')),
+  rule('follow-decoded', 'encoded_payload', 'en', 0.85, words('follow|execute|obey|carry out|act on|comply with'), gap(3), words('decoded|encoded|base64|hex|hidden|embedded|rot13|obfuscated|reversed'), gap(2), words('instructions|instruction|text|message|payload|command|commands|prompt|string|content')),
   rule('decode-and-follow', 'encoded_payload', 'de', 0.85, words('dekodiere|decodiere|entschlüssele|entschlüssle|übersetze|wandle'), gap(8), words('und|dann|danach'), gap(2), words('befolge|führe|folge|gehorche|setze')),
   rule('decode-and-follow', 'encoded_payload', 'fr', 0.85, words('décode|décodez|déchiffre|déchiffrez|convertis|traduis'), gap(8), words('et|puis|ensuite'), gap(2), words('suis|suivez|exécute|exécutez|applique|appliquez|obéis|obéissez')),
   rule('decode-and-follow', 'encoded_payload', 'es', 0.85, words('decodifica|decodifique|descifra|descifre|convierte|traduce'), gap(8), words('y|luego|después'), gap(2), words('sigue|siga|ejecuta|ejecute|obedece|obedezca|aplica|aplique|cumple')),

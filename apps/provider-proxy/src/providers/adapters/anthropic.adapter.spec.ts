@@ -1,4 +1,4 @@
-import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixtures';
+import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixture';
 import { ANTHROPIC_MCP_BETA, createAnthropicAdapter } from './anthropic.adapter';
 
 describe('anthropic adapter', () => {

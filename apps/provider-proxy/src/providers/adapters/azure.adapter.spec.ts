@@ -1,4 +1,4 @@
-import { modelTarget, NOW } from './adapter.fixtures';
+import { modelTarget, NOW } from './adapter.fixture';
 import { createAzureAdapter } from './azure.adapter';
 
 describe('azure adapter', () => {

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixtures';
+import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixture';
 import { converseBody, createBedrockAdapter } from './bedrock.adapter';
 
 function frame(headers: Record<string, string>, payload: unknown): Buffer {

@@ -1,4 +1,4 @@
-import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixtures';
+import { bytes, collect, modelTarget, NOW, toolContinuation } from './adapter.fixture';
 import { createGeminiAdapter, toGeminiSchema } from './gemini.adapter';
 
 describe('gemini adapter', () => {

@@ -1,4 +1,4 @@
-import { bytes, collect, modelTarget, NOW, toolContinuation, weatherTool } from './adapter.fixtures';
+import { bytes, collect, modelTarget, NOW, toolContinuation, weatherTool } from './adapter.fixture';
 import { chatCompletionsUrl, createOpenAiAdapter } from './openai.adapter';
 
 describe('openai adapter', () => {

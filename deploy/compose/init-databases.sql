@@ -1,0 +1,3 @@
+CREATE DATABASE gateway_control;
+CREATE DATABASE gateway_ledger;
+CREATE DATABASE gateway_analytics;
