@@ -149,6 +149,8 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
             throw req.signal.reason;
           }
           const failure = error instanceof UpstreamAttemptError ? error : classify(error);
+          // Nothing was sent for a misconfigured or refused destination.
+          if (failure.kind === 'config' || failure.kind === 'blocked') attempts -= 1;
           recordOutcome(model.breaker, failure);
           logger?.warn(
             { model: model.target.identifier, provider: model.target.provider, attempt: tries, status: failure.status, failure: failure.message },

@@ -228,6 +228,8 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
         expect(error.code).toBe('UPSTREAM_FAILED');
         expect(error.message).toMatch(/destination refused/);
       }
+      const fallback = await gatewayWith().complete([harness.target('openai', { baseUrl: 'http://169.254.169.254/v1' }), harness.target('gemini')], { messages: MESSAGES });
+      expect(fallback).toMatchObject({ modelUsed: 'gemini-model', attempts: 1 });
     });
 
     it('only calls allowedHosts when the list is set', async () => {

@@ -111,3 +111,16 @@ export function originalSpanOfUnit(view: TextView, index: number): Span {
   if (view.starts === null || view.ends === null) return { start: index, end: index + 1 };
   return { start: view.starts[index]!, end: view.ends[index]! };
 }
+
+/** First view index whose original start is at or after `offset` (views are monotonic). */
+export function viewIndexAtOriginal(view: TextView, offset: number): number {
+  if (view.starts === null) return Math.min(Math.max(offset, 0), view.text.length);
+  let low = 0;
+  let high = view.starts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (view.starts[middle]! < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
