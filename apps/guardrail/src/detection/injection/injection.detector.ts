@@ -1,9 +1,10 @@
-import type { FoldedText } from '../text/matching-fold';
-import { toOriginalSpan, viewIndexAtOriginal, type TextView } from '../text/text-view';
+import { foldPhrase, type FoldedText } from '../text/matching-fold.normalizer';
+import { toOriginalSpan, viewIndexAtOriginal, type TextView } from '../text/text-view.model';
 import { detectAdversarialSuffix } from './adversarial-suffix.detector';
-import { PHRASE_RULES, TEMPLATE_RULES, type InjectionFamily, type PhraseRule } from './injection-rules';
-import { fencePositions, mentionFactor, type MentionScope } from './mention-context';
-import { compilePhrase, type CompiledPhrase } from './phrase-pattern';
+import { PHRASE_RULES, TEMPLATE_RULES, type InjectionFamily, type PhraseRule } from './injection.rules';
+import { mentionFactor, type MentionScope } from './mention-context.analyzer';
+import { KeywordAutomaton, wordKeywords } from '../text/keyword.automaton';
+import { compilePhrase, indexWords, matchPhrase, Vocabulary, type CompiledPhrase } from './phrase-pattern.matcher';
 
 /** An injection match in ORIGINAL input offsets. */
 export interface InjectionMatch {
@@ -22,12 +23,18 @@ export interface InjectionScan {
   folded: FoldedText;
   /** Adversarial suffixes are a property of prompts, not of model output. */
   includeSuffixes: boolean;
+  /** Code-fence offsets in `original` (see fencePositions), computed once per check. */
+  fences: readonly number[];
 }
 
+const VOCABULARY = new Vocabulary();
 const COMPILED: ReadonlyArray<{ rule: PhraseRule; compiled: CompiledPhrase }> = PHRASE_RULES.map((rule) => ({
   rule,
-  compiled: compilePhrase(rule.slots),
+  compiled: compilePhrase(rule.slots, VOCABULARY),
 }));
+const VOCABULARY_AUTOMATON = new KeywordAutomaton(VOCABULARY.words());
+
+const COMPACT_TRIGGERS = COMPILED.map(({ compiled }) => compiled.firstWordTexts);
 
 /** Spaced-out letters are re-matched without spaces up to this many letters per check. */
 const MAX_COMPACT_LETTERS = 8_192;
@@ -37,18 +44,14 @@ const MAX_MATCHES_PER_RULE = 16;
 export function detectInjection(scan: InjectionScan): InjectionMatch[] {
   const matches: InjectionMatch[] = [];
   const foldedText = scan.folded.view.text;
-  const scope: MentionScope = { original: scan.original, folded: foldedText, fences: fencePositions(scan.original) };
+  const scope: MentionScope = { original: scan.original, folded: foldedText, fences: scan.fences };
 
+  const index = indexWords(wordKeywords(VOCABULARY_AUTOMATON, foldedText));
   for (const { rule, compiled } of COMPILED) {
-    if (!compiled.triggers.some((trigger) => foldedText.includes(trigger))) continue;
-    let count = 0;
-    for (const match of foldedText.matchAll(compiled.spaced)) {
-      const foldStart = match.index;
-      const foldEnd = foldStart + match[0].length;
-      const span = toOriginalSpan(scan.folded.view, foldStart, foldEnd);
-      const factor = mentionFactor(scope, span.start, span.end, foldStart, foldEnd);
+    for (const match of matchPhrase(compiled, index, MAX_MATCHES_PER_RULE)) {
+      const span = toOriginalSpan(scan.folded.view, match.start, match.end);
+      const factor = mentionFactor(scope, span.start, span.end, match.start, match.end);
       matches.push({ ruleId: rule.id, family: rule.family, ...span, confidence: rule.confidence * factor });
-      if (++count >= MAX_MATCHES_PER_RULE) break;
     }
   }
 
@@ -57,9 +60,9 @@ export function detectInjection(scan: InjectionScan): InjectionMatch[] {
   const cleanText = scan.clean.text;
   for (const template of TEMPLATE_RULES) {
     let count = 0;
-    for (const match of cleanText.matchAll(template.pattern)) {
-      const leading = match[0].length - match[0].trimStart().length;
-      const span = toOriginalSpan(scan.clean, match.index + leading, match.index + match[0].length);
+    const hits = template.block === undefined ? matchPattern(cleanText, template.pattern) : matchBlocks(cleanText, template.block);
+    for (const hit of hits) {
+      const span = toOriginalSpan(scan.clean, hit.start, hit.end);
       const foldAt = viewIndexAtOriginal(scan.folded.view, span.start);
       const foldEnd = viewIndexAtOriginal(scan.folded.view, span.end);
       const factor = mentionFactor(scope, span.start, span.end, foldAt, foldEnd);
@@ -77,6 +80,35 @@ export function detectInjection(scan: InjectionScan): InjectionMatch[] {
   return dedupe(matches);
 }
 
+interface Hit {
+  start: number;
+  end: number;
+}
+
+function* matchPattern(text: string, pattern: RegExp): Generator<Hit> {
+  for (const match of text.matchAll(pattern)) {
+    const leading = match[0].length - match[0].trimStart().length;
+    yield { start: match.index + leading, end: match.index + match[0].length };
+  }
+}
+
+/** Delimited blocks by string search; the next closer is cached, so many openers stay linear. */
+function* matchBlocks(text: string, block: NonNullable<(typeof TEMPLATE_RULES)[number]['block']>): Generator<Hit> {
+  let close = -2;
+  let open = text.indexOf(block.open);
+  while (open !== -1) {
+    const bodyStart = open + block.open.length;
+    if (close !== -1 && close < bodyStart) close = text.indexOf(block.close, bodyStart);
+    if (close === -1) return;
+    if (close - bodyStart <= block.maxBody && block.foldedBody.test(foldPhrase(text.slice(bodyStart, close)))) {
+      yield { start: open, end: close + block.close.length };
+      open = text.indexOf(block.open, close + block.close.length);
+    } else {
+      open = text.indexOf(block.open, bodyStart);
+    }
+  }
+}
+
 function matchSpacedRegions(scan: InjectionScan, matches: InjectionMatch[]): void {
   const view = scan.folded.view;
   let budget = MAX_COMPACT_LETTERS;
@@ -92,8 +124,8 @@ function matchSpacedRegions(scan: InjectionScan, matches: InjectionMatch[]): voi
     }
     budget -= positions.length;
     if (compact.length < 8) continue;
-    for (const { rule, compiled } of COMPILED) {
-      if (!compiled.triggers.some((trigger) => compact.includes(trigger.replace(/ /g, '')))) continue;
+    for (const [ruleIndex, { rule, compiled }] of COMPILED.entries()) {
+      if (!COMPACT_TRIGGERS[ruleIndex]!.some((trigger) => compact.includes(trigger))) continue;
       for (const match of compact.matchAll(compiled.compact)) {
         if (match[0].length === 0) continue;
         const span = toOriginalSpan(view, positions[match.index]!, positions[match.index + match[0].length - 1]! + 1);

@@ -1,4 +1,4 @@
-import type { PiiCandidate } from './pii-candidate';
+import { continuesWord, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Dates of birth. A date alone is not personal data, so a date counts only when a birth cue
@@ -20,24 +20,26 @@ const MONTHS = [
   'janeiro', 'fevereiro', 'março', 'marco', 'maio', 'junho', 'julho', 'setembro', 'outubro', 'dezembro',
 ];
 const MONTH = `(?:${[...new Set(MONTHS)].sort((a, b) => b.length - a.length).join('|')})\\.?`;
-const DAY = '(?:0?[1-9]|[12]\\d|3[01])';
+/** Longest alternatives first, so "20" is not read as "2". */
+const DAY = '(?:3[01]|[12]\\d|0?[1-9])';
+const MONTH_NUMBER = '(?:1[0-2]|0?[1-9])';
 const YEAR = '(?:19\\d\\d|20\\d\\d)';
 const ORDINAL = '(?:st|nd|rd|th|er|º|°|\\.)?';
 
 const DATE = new RegExp(
   [
-    `${YEAR}-(?:0?[1-9]|1[0-2])-${DAY}`,
-    `${DAY}[./-](?:0?[1-9]|1[0-2])[./-](?:${YEAR}|\\d\\d)`,
-    `(?:0?[1-9]|1[0-2])[./-]${DAY}[./-](?:${YEAR}|\\d\\d)`,
+    `${YEAR}-${MONTH_NUMBER}-${DAY}`,
+    `${DAY}[./-]${MONTH_NUMBER}[./-](?:${YEAR}|\\d\\d)`,
+    `${MONTH_NUMBER}[./-]${DAY}[./-](?:${YEAR}|\\d\\d)`,
     `${DAY}${ORDINAL}\\s(?:de\\s|of\\s)?${MONTH}(?:\\s|,\\s|\\sde\\s)${YEAR}`,
     `${MONTH}\\s${DAY}${ORDINAL},?\\s${YEAR}`,
   ]
-    .map((alternative) => `(?:${alternative})`)
+    .map((alternative) => `(?:${alternative})(?!\\d)`)
     .join('|'),
   'iu',
 );
 
-const CUE = /(?<!\p{L})(?:date of birth|birth ?date|birthday|born(?: on)?|d\.o\.b\.?|dob|geburtsdatum|geburtstag|geboren(?: am)?|geb\.|date de naissance|n[ée]e? le|fecha de nacimiento|nacid[oa](?: el)?|data di nascita|nat[oa] il|data de nascimento|nascid[oa] em)(?!\p{L})/giu;
+const CUE = /(?:date of birth|birth ?date|birthday|born(?: on)?|d\.o\.b\.?|dob|geburtsdatum|geburtstag|geboren(?: am)?|geb\.|date de naissance|n[ée]e? le|fecha de nacimiento|nacid[oa](?: el)?|data di nascita|nat[oa] il|data de nascimento|nascid[oa] em)(?!\p{L})/giu;
 /** Cue and date must be this close; anything farther usually belongs to another fact. */
 const MAX_GAP = 28;
 
@@ -46,8 +48,13 @@ export function recognizeDatesOfBirth(text: string): PiiCandidate[] {
   CUE.lastIndex = 0;
   let cue: RegExpExecArray | null;
   while ((cue = CUE.exec(text)) !== null) {
+    if (continuesWord(text, cue.index)) {
+      CUE.lastIndex = cue.index + 1;
+      continue;
+    }
     const from = cue.index + cue[0].length;
     const window = text.slice(from, from + MAX_GAP + 32);
+    if (!/\d/.test(window)) continue;
     const date = DATE.exec(window);
     if (date === null || date.index > MAX_GAP) continue;
     const gap = window.slice(0, date.index);

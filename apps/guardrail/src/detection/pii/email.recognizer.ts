@@ -1,4 +1,4 @@
-import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
+import { boosted, contextBefore, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Emails are found from each "@" outwards instead of with one regex: a regex with a repeated
@@ -8,18 +8,26 @@ import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
 const ROLE_ACCOUNTS = /^(?:info|support|help|sales|admin|contact|hello|noreply|no-reply|team|office|billing|security|abuse|postmaster|webmaster|hr|jobs|careers|press|marketing|privacy|legal)$/i;
+const OBFUSCATION_HINT = /[[({]\s?at\s?[\])}]/i;
+const RESERVED_TLDS = new Set(['invalid', 'test', 'example', 'localhost', 'local']);
 const CONTEXT = /(?:e-?mail|mail|contact|reach|write to|courriel|correo|posta|endere[cç]o)/i;
 const OBFUSCATED = /(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]{1,64})\s?[[({]\s?(?:at|AT)\s?[\])}]\s?([A-Za-z0-9-]{1,63}(?:\s?[[({]\s?(?:dot|DOT)\s?[\])}]\s?[A-Za-z0-9-]{1,63}){1,4})(?![A-Za-z0-9-])/g;
 
+const LOCAL_CHARS = charTable('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+-');
+const DOMAIN_CHARS = charTable('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.');
+
+function charTable(chars: string): Uint8Array {
+  const table = new Uint8Array(0x80);
+  for (const char of chars) table[char.charCodeAt(0)] = 1;
+  return table;
+}
+
 function isLocalChar(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ||
-    code === 0x2e || code === 0x5f || code === 0x25 || code === 0x2b || code === 0x2d
-  );
+  return code < 0x80 && LOCAL_CHARS[code] === 1;
 }
 
 function isDomainChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x2d || code === 0x2e;
+  return code < 0x80 && DOMAIN_CHARS[code] === 1;
 }
 
 export function recognizeEmails(text: string): PiiCandidate[] {
@@ -32,6 +40,10 @@ export function recognizeEmails(text: string): PiiCandidate[] {
     let end = at + 1;
     while (end < text.length && end - at <= MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
     while (end > at + 1 && (text[end - 1] === '.' || text[end - 1] === '-')) end--;
+    if (start === at || end <= at + 3) {
+      at = text.indexOf('@', at + 1);
+      continue;
+    }
     const local = text.slice(start, at);
     const domain = text.slice(at + 1, end);
     // "git@github.com:org/repo" is SCP syntax, not a mailbox.
@@ -43,6 +55,8 @@ export function recognizeEmails(text: string): PiiCandidate[] {
     }
     at = text.indexOf('@', Math.max(end, at + 1));
   }
+  // The "name [at] domain [dot] tld" form is rare: scan for it only when a bracketed "at" occurs.
+  if (!OBFUSCATION_HINT.test(text)) return found;
   OBFUSCATED.lastIndex = 0;
   let match: RegExpExecArray | null;
   while ((match = OBFUSCATED.exec(text)) !== null) {
@@ -52,9 +66,13 @@ export function recognizeEmails(text: string): PiiCandidate[] {
 }
 
 function validDomain(domain: string): boolean {
+  const lastDot = domain.lastIndexOf('.');
+  if (lastDot <= 0 || domain.length - lastDot - 1 < 2) return false;
   const labels = domain.split('.');
   if (labels.length < 2) return false;
   const tld = labels[labels.length - 1]!;
   if (!/^[A-Za-z]{2,24}$/.test(tld)) return false;
+  // RFC 2606 reserves these top-level domains; addresses in them reach nobody.
+  if (RESERVED_TLDS.has(tld.toLowerCase())) return false;
   return labels.every((label) => label.length > 0 && label.length <= 63 && !label.startsWith('-') && !label.endsWith('-'));
 }

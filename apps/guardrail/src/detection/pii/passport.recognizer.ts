@@ -1,15 +1,15 @@
-import type { PiiCandidate } from './pii-candidate';
+import { continuesWord, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Passport numbers have no checksum and look like any reference code, so one counts only right
  * after a passport cue. National formats vary (US 9 digits, DE "C01X00T47", FR "12AB34567",
  * ES "AAA123456"), hence: 6 to 9 upper-case letters and digits with at least two digits.
  */
-const CUE = /(?<!\p{L})(?:passport|reisepass(?:nummer)?|passnummer|pass-?nr\.?|passeport|pasaporte|passaporto|passaporte)(?!\p{L})/giu;
+const CUE = /(?:passport|reisepass(?:nummer)?|passnummer|pass-?nr\.?|passeport|pasaporte|passaporto|passaporte)(?!\p{L})/giu;
 const NUMBER = /(?<![A-Za-z0-9])(?=[A-Z]{0,4}\d[A-Z]{0,4}\d)[A-Z0-9]{6,9}(?![A-Za-z0-9])/;
 /** Words allowed between the cue and the number ("passport no. is", "numéro de passeport :"). */
 const FILLER_WORDS = new Set([
-  'no', 'nr', 'nº', 'n°', 'num', 'number', 'nummer', 'numéro', 'numero', 'número', 'id', 'is', 'was', 'ist', 'lautet',
+  'n', 'no', 'nr', 'nº', 'n°', 'num', 'number', 'nummer', 'numéro', 'numero', 'número', 'id', 'is', 'was', 'ist', 'lautet',
   'est', 'es', 'è', 'é', 'de', 'di', 'do', 'du', 'del', 'da', 'the', 'my', 'mon', 'mi', 'il', 'o', 'le', 'la', 'del',
 ]);
 
@@ -18,6 +18,10 @@ export function recognizePassports(text: string): PiiCandidate[] {
   CUE.lastIndex = 0;
   let cue: RegExpExecArray | null;
   while ((cue = CUE.exec(text)) !== null) {
+    if (continuesWord(text, cue.index)) {
+      CUE.lastIndex = cue.index + 1;
+      continue;
+    }
     const from = cue.index + cue[0].length;
     const window = text.slice(from, from + 40);
     const number = NUMBER.exec(window);

@@ -1,5 +1,5 @@
-import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
-import { cardIssuer, luhnValid } from './pii-validators';
+import { boosted, contextBefore, type PiiCandidate } from './pii-candidate.model';
+import { cardIssuer, luhnValid } from './pii.validators';
 
 /**
  * Card numbers: runs of digits with one consistent optional separator, validated by Luhn and
@@ -15,25 +15,34 @@ export function recognizePaymentCards(text: string): PiiCandidate[] {
   let match: RegExpExecArray | null;
   while ((match = DIGIT_RUN.exec(text)) !== null) {
     const run = match[0];
-    const separators = new Set(run.replace(/\d/g, ''));
-    if (separators.size > 1) continue;
-    const groups = separators.size === 0 ? [run] : run.split(/[ -]/);
+    const groups = run.split(/[ -]/);
+    if (groups.length > 1) {
+      // One separator style throughout, and printed cards open with a group of four.
+      const separator = run[groups[0]!.length]!;
+      if (groups[0]!.length !== 4 || run.includes(separator === ' ' ? '-' : ' ')) continue;
+    }
     // Try the whole run, then shorter prefixes that end on a group boundary.
-    let accepted = false;
-    for (let count = groups.length; count >= 1 && !accepted; count--) {
-      const digits = groups.slice(0, count).join('');
-      if (digits.length < 12 || digits.length > 19) continue;
-      if (!plausibleGrouping(groups.slice(0, count), digits.length)) continue;
+    let digitsSoFar = 0;
+    const ends: number[] = [];
+    for (const group of groups) {
+      digitsSoFar += group.length;
+      ends.push(digitsSoFar);
+    }
+    for (let count = groups.length; count >= 1; count--) {
+      const total = ends[count - 1]!;
+      if (total < 12 || total > 19) continue;
+      const prefix = groups.slice(0, count);
+      if (!plausibleGrouping(prefix, total)) continue;
+      const digits = prefix.join('');
       if (!luhnValid(digits) || cardIssuer(digits) === null) continue;
-      const length = groups.slice(0, count).join(run[groups[0]!.length] ?? '').length;
       const start = match.index;
       found.push({
         type: 'credit_card',
         start,
-        end: start + length,
+        end: start + total + count - 1,
         confidence: boosted(0.9, contextBefore(text, start, CONTEXT, 40), 0.05),
       });
-      accepted = true;
+      break;
     }
   }
   return found;
@@ -42,7 +51,7 @@ export function recognizePaymentCards(text: string): PiiCandidate[] {
 /** Printed cards group as 4-4-4-4(-3), Amex 4-6-5, Diners 4-6-4; unseparated numbers always pass. */
 function plausibleGrouping(groups: readonly string[], total: number): boolean {
   if (groups.length === 1) return true;
-  const sizes = groups.map((group) => group.length).join('-');
-  if (sizes === '4-6-5' || sizes === '4-6-4') return true;
-  return groups.slice(0, -1).every((group) => group.length === 4) && groups[groups.length - 1]!.length <= 4 && total >= 13;
+  if (groups.length === 3 && groups[0]!.length === 4 && groups[1]!.length === 6 && (groups[2]!.length === 5 || groups[2]!.length === 4)) return true;
+  for (let i = 0; i < groups.length - 1; i++) if (groups[i]!.length !== 4) return false;
+  return groups[groups.length - 1]!.length <= 4 && total >= 13;
 }

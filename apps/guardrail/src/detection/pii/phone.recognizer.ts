@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import type { Span } from '../text/text-view';
-import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
+import type { Span } from '../text/text-view.model';
+import { boosted, contextBefore, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Phone numbers: a linear scan proposes digit groups that look like a number as people write
@@ -12,7 +12,9 @@ export interface PhoneBudget {
   validations: number;
 }
 
-export const PHONE_VALIDATION_BUDGET = 96;
+export const PHONE_VALIDATION_BUDGET = 64;
+/** Results per text; the PII detector keeps no more anyway. */
+const MAX_PHONES = 256;
 
 /** Regions tried for numbers written without a country code, most frequent callers first. */
 const NATIONAL_REGIONS: readonly CountryCode[] = ['US', 'GB', 'DE', 'FR', 'ES', 'IT', 'PT', 'BR', 'NL', 'CH', 'AU', 'IN'];
@@ -24,12 +26,21 @@ function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
-function blocksStart(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}_+\-./@#$€£]/u.test(char);
+function blocksStart(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const code = text.charCodeAt(index - 1);
+  if (code === 0x20 || code === 0x0a || code === 0x28 || code === 0x3a) return false; // space, newline, "(", ":"
+  if (code < 0x80) {
+    // letters, digits, _ + - . / @ # $ block; so does a thousands separator ("8,336,817").
+    if (/[A-Za-z0-9_+\-./@#$%&=]/.test(text[index - 1]!)) return true;
+    return code === 0x2c && isDigit(text.charCodeAt(index - 2));
+  }
+  return /[\p{L}\p{N}€£]/u.test(text[index - 1]!);
 }
 
 function overlaps(spans: readonly Span[], start: number, end: number): boolean {
-  return spans.some((span) => span.start < end && start < span.end);
+  for (let k = 0; k < spans.length; k++) if (spans[k]!.start < end && start < spans[k]!.end) return true;
+  return false;
 }
 
 function looksLikeOtherNumber(candidate: string): boolean {
@@ -39,7 +50,11 @@ function looksLikeOtherNumber(candidate: string): boolean {
     /^\d{1,3}(?:\.\d{1,3}){3}$/.test(candidate) || // IPv4
     /^\d+\.\d+$/.test(candidate) || // decimal
     /^\d{1,3}(?:\.\d{1,3}){1,2}$/.test(candidate) || // version
-    /^\d{3}-\d{2}-\d{4}$/.test(candidate) // US SSN layout
+    /^\d{3}-\d{2}-\d{4}$/.test(candidate) || // US SSN layout
+    /^(?:19|20)\d\d[-./ ]\d{1,4}$/.test(candidate) || // "2024-117": year-prefixed reference
+    /^\d{5}-\d{3}$|^\d{4}-\d{3}$/.test(candidate) || // BR / PT postal codes
+    /^(?:19|20)\d\d(?:\.\d{1,4}){2,}$/.test(candidate) || // dotted build numbers
+    (candidate.match(/\(/g)?.length ?? 0) !== (candidate.match(/\)/g)?.length ?? 0)
   );
 }
 
@@ -47,10 +62,10 @@ export function recognizePhones(text: string, occupied: readonly Span[], budget:
   const found: PiiCandidate[] = [];
   const n = text.length;
   let i = 0;
-  while (i < n) {
+  while (i < n && found.length < MAX_PHONES) {
     const code = text.charCodeAt(i);
     const opener = code === 0x2b || code === 0x28; // "+" or "("
-    if (!(opener || isDigit(code)) || blocksStart(text[i - 1])) {
+    if (!(opener || isDigit(code)) || blocksStart(text, i)) {
       i++;
       continue;
     }
@@ -82,7 +97,7 @@ export function recognizePhones(text: string, occupied: readonly Span[], budget:
       continue;
     }
     const candidate = text.slice(i, end);
-    if (digits >= 7 && digits <= 15 && !overlaps(occupied, i, end) && !looksLikeOtherNumber(candidate)) {
+    if (digits >= 7 && digits <= 15 && !looksLikeOtherNumber(candidate) && !overlaps(occupied, i, end)) {
       const confidence = validate(text, i, candidate, budget);
       if (confidence > 0) found.push({ type: 'phone', start: i, end, confidence });
     }
@@ -98,13 +113,20 @@ function skipToken(text: string, from: number): number {
 }
 
 function validate(text: string, start: number, candidate: string, budget: PhoneBudget): number {
-  const groups = candidate.replace(/^\+/, '').split(/[ \-.()/]+/).filter((group) => group.length > 0);
-  // "1 2 3 4 5 6 7" is a list, not a number: only a leading country/trunk digit may stand alone.
-  if (groups.slice(1).some((group) => group.length === 1)) return 0;
-  const hasContext = contextBefore(text, start, CONTEXT, 40);
   const international = candidate.startsWith('+');
+  // Past the parse budget only international numbers survive; decide before any other work.
+  if (budget.validations <= 0 && !international) return 0;
+  const groups = candidate.replace(/^\+/, '').split(/[ \-.()/]+/).filter((group) => group.length > 0);
+  // "1 2 3 4 5 6 7" is a list, not a number: only a leading country/trunk digit, or the area
+  // digit after a country code ("+33 6 …", "+81 3-…"), may stand alone.
+  const lone = groups.map((group, index) => (group.length === 1 ? index : -1)).filter((index) => index > 0);
+  if (lone.some((index) => !(international && index === 1))) return 0;
+  const hasContext = contextBefore(text, start, CONTEXT, 40);
+  const digitCount = groups.join('').length;
   const formatted = groups.length >= 2 || candidate.includes('(');
   if (!international && !formatted && !hasContext) return 0;
+  // Seven-digit local numbers without an area code are indistinguishable from references.
+  if (!international && digitCount < 8 && !hasContext) return 0;
 
   if (budget.validations <= 0) {
     return international && groups.join('').length >= 10 ? 0.5 : 0;

@@ -1,5 +1,5 @@
-import { boosted, contextBefore, type PiiCandidate } from './pii-candidate';
-import { usSsnValid } from './pii-validators';
+import { boosted, contextBefore, type PiiCandidate } from './pii-candidate.model';
+import { usSsnValid } from './pii.validators';
 
 /**
  * US Social Security numbers. The dashed layout is specific enough alone; a space-separated or

@@ -1,19 +1,24 @@
-import { cleanUnicode } from './unicode-cleaner';
-import { TextViewBuilder, toOriginalSpan, type Span, type TextView } from './text-view';
+import { cleanUnicode } from './unicode.normalizer';
+import { TextViewBuilder, toOriginalSpan, type Span, type TextView } from './text-view.model';
 
 /**
  * Bounded decoding of payloads hidden in base64, hex, percent/HTML/backslash escapes. Decoding
  * goes two layers deep (base64 inside URL escapes, hex inside base64, ...) and stops at fixed
  * size caps so a crafted input cannot make the guardrail do unbounded work.
  */
-export type LayerEncoding = 'base64' | 'hex' | 'escapes';
+export interface DecodedInput {
+  /** The whole input with escapes decoded in place (exact per-character mapping), or null when it has none. */
+  unescaped: TextView | null;
+  /**
+   * Payloads decoded from base64 / hex runs, at any depth, one per line; every unit maps to the
+   * whole encoded run, so a finding inside a payload is reported at the span of the encoded
+   * text. Null when nothing decoded to text.
+   */
+  payloads: TextView | null;
+}
 
-export interface DecodedLayer {
-  /** Decoded, cleaned text; each unit maps to the original span of the encoded text. */
-  view: TextView;
-  encoding: LayerEncoding;
-  depth: number;
-  /** Original span of the encoded text a finding inside this layer is reported at. */
+interface Payload {
+  text: string;
   span: Span;
 }
 
@@ -142,7 +147,34 @@ function asPrintableText(bytes: Uint8Array): string | null {
   return text;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+/** base64 and base64url alphabet as a table (no branch mispredictions on random text). */
+const BASE64_CODES = (() => {
+  const table = new Uint8Array(0x80);
+  for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') table[char.charCodeAt(0)] = 1;
+  return table;
+})();
+
+function isBase64Code(code: number): boolean {
+  return code < 0x80 && BASE64_CODES[code] === 1;
+}
+
+/** Maximal runs of the base64 / base64url alphabet (plus padding) of at least minBase64Chars, in one pass. */
+function* base64Runs(text: string): Generator<[number, number]> {
+  let i = 0;
+  while (i < text.length) {
+    if (!isBase64Code(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isBase64Code(text.charCodeAt(i))) i++;
+    let end = i;
+    if (end - start < DECODE_LIMITS.minBase64Chars) continue;
+    while (end < text.length && end - i < 2 && text.charCodeAt(end) === 0x3d) end++;
+    yield [start, end];
+    i = end;
+  }
+}
 const SPACED_HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[ :,]){7,2048}[0-9a-fA-F]{2}(?![0-9a-fA-F])/g;
 
 function decodeBase64(run: string): Uint8Array | null {
@@ -168,61 +200,56 @@ function constantView(text: string, span: Span): TextView {
   return { text, starts, ends };
 }
 
-function findSegments(parent: TextView, depth: number, budget: Budget, out: DecodedLayer[]): void {
+function findSegments(parent: TextView, depth: number, budget: Budget, out: Payload[]): void {
   const text = parent.text;
-  const consider = (from: number, to: number, encoding: 'base64' | 'hex', bytes: Uint8Array | null): void => {
-    if (bytes === null) return;
-    const decoded = asPrintableText(bytes);
-    if (decoded === null || budget.decodedChars + decoded.length > DECODE_LIMITS.maxDecodedChars) return;
-    budget.decodedChars += decoded.length;
-    const span = toOriginalSpan(parent, from, to);
-    const key = `${span.start}:${span.end}`;
-    if (budget.seen.has(key)) return;
-    budget.seen.add(key);
-    const cleaned = cleanUnicode(decoded).view.text;
-    const layer: DecodedLayer = { view: constantView(cleaned, span), encoding, depth, span };
-    out.push(layer);
-    if (depth < DECODE_LIMITS.maxDepth) expand(layer.view, depth + 1, budget, out);
-  };
-
-  // Matches are collected before decoding: decoding recurses into this function, and the
-  // patterns are shared, so scanning and recursing at the same time would reset lastIndex.
   const segments: Array<{ from: number; to: number; encoding: 'base64' | 'hex'; run: string }> = [];
   if (/[0-9a-fA-F]{2}[ :,][0-9a-fA-F]{2}/.test(text)) {
     for (const spaced of text.matchAll(SPACED_HEX)) {
       segments.push({ from: spaced.index, to: spaced.index + spaced[0].length, encoding: 'hex', run: spaced[0] });
     }
   }
-  for (const match of text.matchAll(BASE64_RUN)) {
-    const run = match[0];
-    if (run.length > DECODE_LIMITS.maxSegmentChars) continue;
+  for (const [from, to] of base64Runs(text)) {
+    if (to - from > DECODE_LIMITS.maxSegmentChars) continue;
+    const run = text.slice(from, to);
     const hexBody = run.replace(/^0x/i, '');
     const encoding = /^[0-9a-fA-F]+$/.test(hexBody) && hexBody.length >= DECODE_LIMITS.minHexChars ? 'hex' : 'base64';
-    segments.push({ from: match.index, to: match.index + run.length, encoding, run });
+    segments.push({ from, to, encoding, run });
     if (segments.length >= DECODE_LIMITS.maxCandidates) break;
   }
   for (const segment of segments) {
     if (budget.candidates >= DECODE_LIMITS.maxCandidates) break;
     budget.candidates++;
     const bytes = segment.encoding === 'hex' ? decodeHex(segment.run) : decodeBase64(segment.run);
-    consider(segment.from, segment.to, segment.encoding, bytes);
-  }
-}
-
-function expand(view: TextView, depth: number, budget: Budget, out: DecodedLayer[]): void {
-  // Segments visible without unescaping first, so a payload is decoded at its shallowest depth.
-  findSegments(view, depth, budget, out);
-  const unescaped = unescapeView(view);
-  if (unescaped !== null) {
-    const span = toOriginalSpan(view, 0, view.text.length);
-    out.push({ view: unescaped, encoding: 'escapes', depth, span });
+    if (bytes === null) continue;
+    const decoded = asPrintableText(bytes);
+    if (decoded === null || budget.decodedChars + decoded.length > DECODE_LIMITS.maxDecodedChars) continue;
+    const span = toOriginalSpan(parent, segment.from, segment.to);
+    // Nested payloads share their parent's span, so depth is part of the key.
+    const key = `${span.start}:${span.end}:${depth}`;
+    if (budget.seen.has(key)) continue;
+    budget.seen.add(key);
+    budget.decodedChars += decoded.length;
+    // The payload may itself be escaped or encoded again (one more level at most).
+    const cleaned = constantView(cleanUnicode(decoded).view.text, span);
+    const unescaped = unescapeView(cleaned) ?? cleaned;
+    out.push({ text: unescaped.text, span });
     if (depth < DECODE_LIMITS.maxDepth) findSegments(unescaped, depth + 1, budget, out);
   }
 }
 
-/** All decoded layers of a cleaned input, depth-first, within `DECODE_LIMITS`. */
-export function decodeLayers(clean: TextView): DecodedLayer[] {
-  const out: DecodedLayer[] = [];
-  expand(clean, 1, { decodedChars: 0, candidates: 0, seen: new Set() }, out);
-  return out;
+/**
+ * Decodes what the input hides: escapes in place (first layer), then base64/hex runs found in
+ * the unescaped text, and runs inside those (second layer), within `DECODE_LIMITS`.
+ */
+export function decodeInput(clean: TextView): DecodedInput {
+  const unescaped = unescapeView(clean);
+  const payloads: Payload[] = [];
+  findSegments(unescaped ?? clean, 1, { decodedChars: 0, candidates: 0, seen: new Set() }, payloads);
+  if (payloads.length === 0) return { unescaped, payloads: null };
+  const builder = new TextViewBuilder(payloads.reduce((sum, payload) => sum + payload.text.length + 1, 0));
+  for (const payload of payloads) {
+    builder.push(payload.text, payload.span.start, payload.span.end);
+    builder.push('\n', payload.span.end, payload.span.end);
+  }
+  return { unescaped, payloads: builder.build() };
 }

@@ -1,4 +1,4 @@
-import { foldPhrase } from '../text/matching-fold';
+import { foldPhrase } from '../text/matching-fold.normalizer';
 
 /**
  * Separates quoting an attack from making one. Security discussions, classifier docs and
@@ -10,20 +10,17 @@ import { foldPhrase } from '../text/matching-fold';
  */
 export const MENTION_FACTOR = 0.3;
 
+/** Words that only a discussion about attacks uses near a quoted attack phrase. */
 const META_WORDS = [
   'injection', 'injections', 'prompt injection', 'jailbreak', 'jailbreaks', 'jailbreaking', 'attack', 'attacks', 'attacker',
   'attackers', 'adversarial', 'classifier', 'classifiers', 'detect', 'detects', 'detecting', 'detection', 'detector',
   'filter', 'filters', 'filtering', 'red team', 'red teaming', 'red-team', 'security', 'researcher', 'researchers', 'research',
   'paper', 'owasp', 'dataset', 'benchmark', 'mitigate', 'mitigation', 'defend', 'defense', 'defence', 'vulnerability',
-  'vulnerable', 'malicious', 'payload', 'payloads', 'example', 'examples', 'awareness', 'phishing', 'exploit', 'exploits',
-  'threat', 'blog', 'article', 'explain', 'explains', 'slide', 'slides', 'workshop', 'test case', 'test cases', 'regex',
-  'signature', 'signatures', 'block', 'blocks', 'blocked', 'blocking', 'flag', 'flags', 'flagged', 'moderation',
-  'sanitize', 'sanitization', 'prevent', 'prevention', 'protect', 'protection', 'recognize', 'recognise', 'identify',
-  'heuristic', 'heuristics', 'pattern', 'patterns', 'technique', 'techniques', 'tactic', 'tactics', 'common', 'classic',
-  'famous', 'known', 'typical', 'suspicious',
-  'beispiel', 'angriff', 'angriffe', 'sicherheit', 'erkennung', 'erkennen', 'exemple', 'attaque', 'attaques', 'sécurité',
-  'détection', 'détecter', 'ejemplo', 'ataque', 'ataques', 'seguridad', 'detección', 'detectar', 'esempio', 'attacco',
-  'attacchi', 'sicurezza', 'rilevamento', 'rilevare', 'exemplo', 'segurança', 'detecção',
+  'vulnerable', 'malicious', 'payload', 'payloads', 'example', 'examples', 'phishing', 'exploit', 'exploits', 'threat',
+  'slide', 'slides', 'workshop', 'test case', 'test cases', 'moderation', 'sanitize', 'sanitization', 'blocked', 'flagged',
+  'beispiel', 'angriff', 'angriffe', 'sicherheit', 'erkennung', 'exemple', 'attaque', 'attaques', 'sécurité', 'détection',
+  'ejemplo', 'ataque', 'ataques', 'seguridad', 'detección', 'esempio', 'attacco', 'attacchi', 'sicurezza', 'rilevamento',
+  'exemplo', 'segurança', 'detecção',
 ];
 const REPORTING_CUES = [
   'like', 'such as', 'e g', 'eg', 'for example', 'for instance', 'phrase', 'phrases', 'prompts like', 'inputs like',

@@ -1,9 +1,9 @@
-import { gap, optional, words, type Slot } from './phrase-pattern';
+import { gap, optional, words, type Slot } from './phrase-pattern.matcher';
 
 /**
  * Prompt-injection phrase rules by family and language. Rules describe a family's grammar
  * (verb, qualifier, object), not single known prompts, so paraphrases match too. Confidence
- * is the rule's precision on the evaluation corpus' design, not a tuned number per case.
+ * is how specific the grammar is; quoted mentions are damped separately (mention-context.analyzer.ts).
  */
 export type InjectionFamily =
   | 'instruction_override'
@@ -71,6 +71,16 @@ const PT_INSTRUCTION = 'instruções|instrução|regras|orientações|diretrizes
 const OVERRIDE: PhraseRule[] = [
   rule('dismiss', 'instruction_override', 'en', 0.9, words(EN_DISMISS), gap(3), words(EN_QUALIFIER), gap(3), words(EN_INSTRUCTION)),
   rule('dismiss-direct', 'instruction_override', 'en', 0.75, words(EN_DISMISS), optional('the|its|their'), words(EN_STRONG_NOUN)),
+  rule(
+    'dismiss-received',
+    'instruction_override',
+    'en',
+    0.85,
+    words(EN_DISMISS),
+    optional('the|any|all|all the|those|these'),
+    words(EN_INSTRUCTION),
+    words('you received|you were given|you have been given|you got|you were told|given to you|from the developer|from your developer|from your developers|from your creators|from openai|from anthropic|from the system|from your operator'),
+  ),
   rule('dismiss-yours', 'instruction_override', 'en', 0.8, words(EN_DISMISS), words('your'), gap(1), words('instructions|rules|guidelines|training|restrictions|constraints|directives|policies|filters|limitations')),
   rule(
     'dismiss-everything',
@@ -148,13 +158,15 @@ interface HijackLanguage {
   quantifierOptional?: boolean;
 }
 
-/** The same four shapes in every language: named persona, "X without rules", "you have no rules", jailbreak mode on. */
+/** The same shapes in every language: named persona, "X without rules", unrestricted AI, "you have no rules", jailbreak mode on. */
 function hijackRules(spec: HijackLanguage): PhraseRule[] {
   const { language } = spec;
   return [
     rule('persona', 'role_hijack', language, 0.85, words(spec.become), gap(2), words(EN_PERSONA)),
     rule('without-rules', 'role_hijack', language, 0.8, words(spec.become), gap(3), words(spec.without), gap(2), words(spec.restrictionNoun)),
     rule('unrestricted-ai', 'role_hijack', language, 0.85, words(spec.become), gap(3), words(spec.unrestricted), gap(2), words(spec.aiNoun)),
+    // Romance languages put the adjective after the noun ("un modèle non censuré").
+    rule('ai-unrestricted', 'role_hijack', language, 0.85, words(spec.become), gap(3), words(spec.aiNoun), gap(1), words(spec.unrestricted)),
     spec.quantifierOptional === true
       ? rule('no-rules', 'role_hijack', language, 0.8, words(spec.youHave), gap(1), optional(spec.none), words(spec.restrictionNoun))
       : rule('no-rules', 'role_hijack', language, 0.8, words(spec.youHave), gap(1), words(spec.none), gap(1), words(spec.restrictionNoun)),
@@ -177,6 +189,18 @@ const HIJACK: PhraseRule[] = [
     enabled: 'enabled|activated|engaged|unlocked|is on|now on|turned on|output|response',
   }),
   rule('do-anything-now', 'role_hijack', 'en', 0.9, words('do anything now')),
+  rule('named-persona', 'role_hijack', 'en', 0.85, words('role of|known as|called|named|persona of|character of|identity of|personality of|the mode of'), gap(3), words(EN_PERSONA)),
+  rule(
+    'dual-response',
+    'role_hijack',
+    'en',
+    0.8,
+    words('two|dual|both|second|2'),
+    gap(2),
+    words('personalities|personas|responses|answers|modes|versions|outputs|characters|replies|ways'),
+    gap(10),
+    words('jailbroken|jailbreak|unfiltered|uncensored|unrestricted|dan|developer mode|evil|no limitations|no restrictions|no filters|without restrictions|without filters|without limitations'),
+  ),
   rule('assistant-with-mode', 'role_hijack', 'en', 0.8, words('chatgpt|gpt|ai|assistant|claude|gemini|llama|model|you'), gap(2), words('with|in'), words('developer mode|dev mode|god mode|dan mode|jailbreak mode')),
   rule('now-in-mode', 'role_hijack', 'en', 0.8, words("you are now in|you're now in|you will now act in|you are now operating in|you now operate in"), gap(1), words('god mode|dan mode|jailbreak mode|unrestricted mode|evil mode|jailbroken mode')),
   rule(
@@ -186,9 +210,9 @@ const HIJACK: PhraseRule[] = [
     0.8,
     words('you|your'),
     gap(2),
-    words("are not bound by|aren't bound by|are free from|are freed from|are no longer bound by|are released from|are liberated from|are not restricted by|aren't restricted by|are exempt from|can ignore|will ignore|must ignore|should ignore|are not subject to|are not limited by|don't need to follow|do not need to follow|don't have to follow|do not have to follow|no longer need to follow"),
-    gap(2),
-    words(EN_RESTRICTION_NOUN),
+    words("are not bound by|aren't bound by|are free from|are freed from|are no longer bound by|are released from|are liberated from|are not restricted by|aren't restricted by|are exempt from|can ignore|will ignore|must ignore|should ignore|are not subject to|are not limited by|don't need to follow|do not need to follow|don't have to follow|do not have to follow|no longer need to follow|do not have to abide by|don't have to abide by|no longer have to abide by|do not need to abide by|don't have to obey|do not have to obey|no longer need to obey|are unshackled from|have broken free of|have been freed from"),
+    gap(3),
+    words(`${EN_RESTRICTION_NOUN}|confines|shackles|chains|bounds|norms|rules imposed|limits imposed`),
   ),
   rule(
     'respond-without',
@@ -209,8 +233,8 @@ const HIJACK: PhraseRule[] = [
     words('pretend|imagine|suppose|hypothetically|assume|lets say|let us say'),
     gap(4),
     words('you|an ai|a model|an assistant|chatgpt|the ai'),
-    gap(4),
-    words('have no|has no|without|no longer have|are not bound by|free from|free of|ignore|ignores|are unrestricted|is unrestricted'),
+    gap(6),
+    words("have no|has no|without|no longer have|are not bound by|is not bound by|isn't bound by|free from|free of|ignore|ignores|are unrestricted|is unrestricted|is not restricted by|is not subject to|with no|is exempt from"),
     gap(2),
     words(EN_RESTRICTION_NOUN),
   ),
@@ -221,7 +245,7 @@ const HIJACK: PhraseRule[] = [
     become: 'du bist|du bist jetzt|du bist ab jetzt|ab jetzt bist du|von nun an bist du|ab sofort bist du|tu so als wärst du|tu so als ob du|spiel die rolle|agiere als|handle als|verhalte dich wie|sei|werde zu|antworte als',
     without: 'ohne|frei von|befreit von|nicht mehr an|nicht gebunden an',
     unrestricted: 'uneingeschränkt|uneingeschränkte|uneingeschränkter|uneingeschränktes|unzensiert|unzensierte|unzensierter|unzensiertes|ungefiltert|ungefilterte|ungefilterter|ungefiltertes|böse|böser|amoralisch|amoralische|amoralischer|skrupellos|skrupellose|skrupelloser',
-    restrictionNoun: 'einschränkungen|regeln|filter|zensur|grenzen|richtlinien|beschränkungen|ethik|moral|vorgaben|sicherheitsrichtlinien',
+    restrictionNoun: 'einschränkungen|einschränkung|regeln|regel|filter|zensur|grenzen|grenze|richtlinien|beschränkungen|beschränkung|ethik|moral|vorgaben|sicherheitsrichtlinien',
     aiNoun: 'ki|assistent|assistentin|modell|chatbot|bot|modus|version|sprachmodell|ki-modell|agent',
     youHave: 'du hast|sie haben|du unterliegst|du besitzt',
     none: 'keine|keinerlei|nicht mehr|keine weiteren',
@@ -233,7 +257,7 @@ const HIJACK: PhraseRule[] = [
     become: "tu es|tu es maintenant|désormais tu es|à partir de maintenant tu es|dorénavant tu es|fais comme si tu étais|fais semblant d'être|joue le rôle d|joue le rôle de|agis comme|agis en tant que|comporte-toi comme|vous êtes|agissez comme|deviens|réponds en tant que",
     without: 'sans|libre de|libéré de|libérée de|affranchi de|plus soumis à|non soumis à',
     unrestricted: 'sans restriction|non censuré|non censurée|non filtré|non filtrée|débridé|débridée|maléfique|amoral|amorale|illimité|illimitée|sans limites|sans filtre',
-    restrictionNoun: 'restrictions|restriction|règles|filtres|filtre|censure|limites|limite|contraintes|éthique|morale|garde-fous|directives|consignes',
+    restrictionNoun: 'restrictions|restriction|règles|règle|filtres|filtre|censure|limites|limite|contraintes|contrainte|éthique|morale|garde-fous|directives|consignes',
     aiNoun: 'ia|assistant|assistante|modèle|chatbot|mode|version|intelligence artificielle|bot|agent',
     youHave: "tu n'as|vous n'avez|tu n'as plus|vous n'avez plus",
     none: 'aucune|aucun|pas de|plus de|plus aucune|plus aucun',
@@ -245,7 +269,7 @@ const HIJACK: PhraseRule[] = [
     become: 'eres|ahora eres|a partir de ahora eres|desde ahora eres|actúa como|actue como|finge ser|finge que eres|haz como si fueras|interpreta el papel de|compórtate como|serás|sé|conviértete en|responde como',
     without: 'sin|libre de|liberado de|liberada de|ya no sujeto a|exento de',
     unrestricted: 'sin censura|sin filtros|sin restricciones|sin límites|malvado|malvada|amoral|ilimitado|ilimitada|desatado|desatada|sin reglas',
-    restrictionNoun: 'restricciones|restricción|reglas|filtros|filtro|censura|límites|limitaciones|ética|moral|normas|directrices|pautas',
+    restrictionNoun: 'restricciones|restricción|reglas|regla|filtros|filtro|censura|límites|límite|limitaciones|limitación|ética|moral|normas|norma|directrices|pautas',
     aiNoun: 'ia|asistente|modelo|chatbot|modo|versión|inteligencia artificial|bot|agente',
     youHave: 'no tienes|usted no tiene|ya no tienes|no tienes ya',
     none: 'ninguna|ningún|ningunas|más',
@@ -258,7 +282,7 @@ const HIJACK: PhraseRule[] = [
     become: "sei|ora sei|adesso sei|d'ora in poi sei|da ora sei|da adesso sei|fingi di essere|fai finta di essere|comportati come|agisci come|interpreta il ruolo di|impersona|sarai|diventa|rispondi come",
     without: 'senza|libero da|libera da|non più vincolato a|non più vincolata a|esente da',
     unrestricted: 'senza censura|senza filtri|senza restrizioni|senza limiti|malvagio|malvagia|amorale|illimitato|illimitata|sfrenato|sfrenata|senza regole',
-    restrictionNoun: 'restrizioni|restrizione|regole|filtri|filtro|censura|limiti|limitazioni|etica|morale|vincoli|linee guida|direttive',
+    restrictionNoun: 'restrizioni|restrizione|regole|regola|filtri|filtro|censura|limiti|limite|limitazioni|etica|morale|vincoli|vincolo|linee guida|direttive',
     aiNoun: 'ia|assistente|modello|chatbot|modalità|versione|intelligenza artificiale|bot|agente',
     youHave: 'non hai|lei non ha|non hai più|ora non hai',
     none: 'alcuna|alcun|nessuna|nessun|più',
@@ -271,7 +295,7 @@ const HIJACK: PhraseRule[] = [
     become: 'você é|voce é|você agora é|agora você é|a partir de agora você é|de agora em diante você é|finja ser|finja que é|finja que você é|aja como|atue como|comporte-se como|interprete o papel de|seja|torne-se|responda como',
     without: 'sem|livre de|liberto de|liberta de|não está mais sujeito a|isento de',
     unrestricted: 'sem censura|sem filtros|sem restrições|sem limites|malvado|malvada|amoral|ilimitado|ilimitada|desenfreado|sem regras',
-    restrictionNoun: 'restrições|restrição|regras|filtros|filtro|censura|limites|limitações|ética|moral|diretrizes|normas',
+    restrictionNoun: 'restrições|restrição|regras|regra|filtros|filtro|censura|limites|limite|limitações|ética|moral|diretrizes|normas',
     aiNoun: 'ia|assistente|modelo|chatbot|modo|versão|inteligência artificial|bot|agente',
     youHave: 'você não tem|voce nao tem|você não possui|tu não tens|você não tem mais',
     none: 'nenhuma|nenhum|mais',
@@ -288,11 +312,10 @@ const EN_PROMPT_OBJECT =
   'system prompt|system prompts|system message|system instructions|initial prompt|initial instructions|hidden prompt|hidden instructions|original prompt|original instructions|developer message|developer prompt|developer instructions|pre-prompt|preprompt|meta prompt|meta-prompt|base prompt|secret instructions|confidential instructions|internal instructions|instructions above|prompt above|rules you were given|instructions you were given|starting prompt|custom instructions|guidelines you were given|configuration prompt|prompt template|first instructions|full prompt|entire prompt|complete prompt';
 const EN_REVEAL =
   'reveal|show|print|display|output|repeat|recite|give me|share|leak|dump|disclose|expose|list|write out|spell out|paste|copy|return|provide|send me|echo|type out|read back|tell me|print out|render|quote|reproduce|translate';
-
 const EN_REVEAL_STRONG = 'reveal|leak|dump|disclose|expose|print|print out|output|repeat|recite|spell out|echo|show me|tell me|give me|type out|read back|send me';
 
 const EXFILTRATION: PhraseRule[] = [
-  rule('reveal-yours', 'prompt_exfiltration', 'en', 0.85, words(EN_REVEAL), gap(3), words('your'), gap(2), words(EN_PROMPT_OBJECT)),
+  rule('reveal-yours', 'prompt_exfiltration', 'en', 0.85, words(EN_REVEAL), gap(3), words('your'), gap(4), words(EN_PROMPT_OBJECT)),
   rule('reveal', 'prompt_exfiltration', 'en', 0.8, words(EN_REVEAL_STRONG), gap(3), words('the|its|any|all|this'), gap(2), words(EN_PROMPT_OBJECT)),
   rule('ask', 'prompt_exfiltration', 'en', 0.8, words("what is|what are|what's|whats|what was|what were|tell me"), gap(1), words('your'), gap(2), words(EN_PROMPT_OBJECT)),
   rule(
@@ -307,6 +330,16 @@ const EXFILTRATION: PhraseRule[] = [
     words('above|before this|before that|preceding|prior to this|so far|from the beginning|from the start|at the beginning|in your context|in the context|verbatim|word for word'),
   ),
   rule('start-with', 'prompt_exfiltration', 'en', 0.65, words('begin|start'), words('your'), words('reply|response|answer|output'), words('with'), gap(3), words('you are|i am an ai|system|my instructions')),
+  rule(
+    'which-instructions',
+    'prompt_exfiltration',
+    'en',
+    0.75,
+    words('what|which'),
+    words('instructions|rules|directions|guidelines|directives|orders|prompt|prompts'),
+    words('were you|have you been|did you get|did you receive|are you'),
+    words('given|told|provided|issued|programmed with|following|running with'),
+  ),
   rule('told-before', 'prompt_exfiltration', 'en', 0.75, words('what'), words('were|are|have'), words('you'), optional('been'), words('told|instructed|programmed|configured|prompted'), gap(3), words('before|initially|at the start|originally|by your developers|by the developer|by openai|by anthropic|to hide|not to say|not to reveal')),
   rule('secrets', 'prompt_exfiltration', 'en', 0.7, words('print|show|output|reveal|display|dump|list|leak|give me|send me|tell me'), gap(2), words('your'), gap(2), words('api keys|api key|credentials|secrets|environment variables|env vars|passwords|access tokens|tokens|private keys')),
   rule(
@@ -349,7 +382,7 @@ const EXFILTRATION: PhraseRule[] = [
     0.85,
     words('rivela|rivelami|mostra|mostrami|mostrate|stampa|ripeti|ripetimi|dimmi|scrivi|condividi|divulga|elenca|qual è|quali sono'),
     gap(3),
-    words('il tuo|il|la tua|le tue|i tuoi|tuo|tue|tuoi|il suo|le sue'),
+    words('il tuo|il|la tua|le tue|i tuoi|tuo|tue|tuoi|il suo|le sue|le|la|gli|i|lo'),
     gap(2),
     words('prompt di sistema|prompt del sistema|messaggio di sistema|messaggio del sistema|istruzioni di sistema|istruzioni del sistema|istruzioni iniziali|istruzioni nascoste|istruzioni segrete|istruzioni originali|istruzioni interne|prompt iniziale|prompt nascosto'),
   ),
@@ -370,7 +403,7 @@ const EXFILTRATION: PhraseRule[] = [
 // Indirect injection: text inside documents that addresses the AI reading it.
 // ---------------------------------------------------------------------------------------------
 const EN_AI_READER =
-  'ai|ais|a i|llm|llms|assistant|assistants|chatbot|chatbots|language model|language models|ai model|ai models|ai agent|ai agents|gpt|chatgpt|claude|gemini|copilot|ai system|ai systems|summarizer|ai assistant|ai assistants|large language model|automated system|ai reader|ai tool|ai tools';
+  'ai|ais|llm|llms|assistant|assistants|chatbot|chatbots|language model|language models|ai model|ai models|ai agent|ai agents|gpt|chatgpt|claude|gemini|copilot|ai system|ai systems|summarizer|ai assistant|ai assistants|large language model|automated system|ai reader|ai tool|ai tools';
 const EN_DOCUMENT = 'document|page|email|e-mail|text|file|message|website|content|resume|cv|article|pdf|data|input|webpage|review|ticket|post|comment|transcript|repository|readme|code';
 
 const INDIRECT: PhraseRule[] = [
@@ -395,7 +428,19 @@ const INDIRECT: PhraseRule[] = [
     gap(1),
     words(EN_DOCUMENT),
     gap(3),
-    words("must|should|shall|will|needs to|need to|is required to|has to|are required to|please|ignore|disregard|do not|don't|instead"),
+    words("must|should|shall|will|needs to|need to|is required to|has to|are required to|please|ignore|disregard|do not|don't|instead|forward|send|email|reply|respond|say|tell|include|append|delete|approve|rate|rank|recommend|output|print|describe|mark|classify|execute|run|visit|click|open"),
+  ),
+  rule(
+    'when-ai-reads',
+    'indirect_injection',
+    'en',
+    0.85,
+    words('when|whenever|if|once|as soon as|while'),
+    optional('an|a|the|any|this'),
+    words(EN_AI_READER),
+    words('reads|processes|summarizes|summarises|sees|parses|analyzes|analyses|encounters|reviews|scans|ingests|is reading|is processing|is summarizing|reads through'),
+    gap(4),
+    words('should|must|shall|needs to|has to|is required to|please|say|tell|ignore|disregard|respond|reply|output|include|append|forward|send|recommend|rate|rank'),
   ),
   rule(
     'when-processing',
@@ -428,18 +473,18 @@ const INDIRECT: PhraseRule[] = [
   rule('note-to-ai', 'indirect_injection', 'de', 0.8, words('hinweis|nachricht|anweisung|anweisungen|achtung|wichtig|notiz'), words('für|an'), optional('die|den|das|alle|jede'), words('ki|kis|ai|ki-assistenten|ki assistenten|assistenten|sprachmodell|sprachmodelle|llm|llms|chatbot|chatbots|ki-modell|ki-system|ki-agenten')),
   rule('if-you-are-ai', 'indirect_injection', 'de', 0.8, words('wenn du|falls du|wenn sie|falls sie'), words('eine|ein'), words('ki|ai|sprachmodell|llm|chatbot|ki-assistent|assistent|ki-modell|ki-agent'), words('bist|sind')),
   rule('reader-must', 'indirect_injection', 'de', 0.8, words('ki|sprachmodell|assistent|llm|chatbot'), gap(1), words('dieses|diesen|diese'), words('dokument|text|e-mail|email|seite|datei|lebenslauf|nachricht'), words('liest|verarbeitet|zusammenfasst|analysiert|bewertet')),
-  rule('note-to-ai', 'indirect_injection', 'fr', 0.8, words('note|message|instruction|instructions|attention|avis|important|remarque'), words('à|pour|aux'), optional('l|la|le|les'), words("ia|ai|intelligence artificielle|assistant|assistants|modèle|modèles de langage|modèle de langage|chatbot|llm|llms|ias|agent ia")),
+  rule('note-to-ai', 'indirect_injection', 'fr', 0.8, words('note|message|instruction|instructions|attention|avis|important|remarque'), words('à|pour|aux'), optional('l|la|le|les'), words('ia|ai|intelligence artificielle|assistant|assistants|modèle|modèles de langage|modèle de langage|chatbot|llm|llms|ias|agent ia')),
   rule('if-you-are-ai', 'indirect_injection', 'fr', 0.8, words('si tu es|si vous êtes'), words('une|un'), words('ia|ai|intelligence artificielle|modèle de langage|llm|assistant|chatbot|robot|agent')),
   rule('reader-must', 'indirect_injection', 'fr', 0.8, words('ia|assistant|modèle|llm|chatbot'), words('qui'), words('lit|lisez|traite|traitez|résume|résumez|analyse|analysez|évalue'), words('ce|cette|ces'), words('document|texte|courriel|e-mail|email|page|fichier|cv|message')),
   rule('note-to-ai', 'indirect_injection', 'es', 0.8, words('nota|mensaje|instrucción|instrucciones|atención|aviso|importante'), words('para|a'), optional('la|el|los|las|cualquier'), words('ia|ai|inteligencia artificial|asistente|asistentes|modelo|modelo de lenguaje|modelos de lenguaje|chatbot|llm|llms|ias|agente de ia')),
   rule('if-you-are-ai', 'indirect_injection', 'es', 0.8, words('si eres|si usted es|en caso de que seas'), words('una|un'), words('ia|ai|inteligencia artificial|modelo de lenguaje|llm|asistente|chatbot|bot|agente')),
   rule('reader-must', 'indirect_injection', 'es', 0.8, words('ia|asistente|modelo|llm|chatbot'), words('que'), words('lee|lea|procesa|procese|resume|resuma|analiza|analice|evalúa|evalúe'), words('este|esta|estos|estas'), words('documento|texto|correo|email|página|archivo|currículum|curriculum|mensaje')),
-  rule('note-to-ai', 'indirect_injection', 'it', 0.8, words('nota|messaggio|istruzione|istruzioni|attenzione|avviso|importante'), words("per|all|alla|al|agli|ai|per l"), optional('la|il|le|i|l'), words("ia|ai|intelligenza artificiale|assistente|assistenti|modello|modello linguistico|modelli linguistici|chatbot|llm|llms|agente ia")),
-  rule('if-you-are-ai', 'indirect_injection', 'it', 0.8, words("se sei|se lei è"), words("un|una|un'"), words('ia|ai|intelligenza artificiale|modello linguistico|llm|assistente|chatbot|bot|agente')),
+  rule('note-to-ai', 'indirect_injection', 'it', 0.8, words('nota|messaggio|istruzione|istruzioni|attenzione|avviso|importante'), words("per|all|alla|al|agli|ai|per l"), optional('la|il|le|i|l'), words('ia|ai|intelligenza artificiale|assistente|assistenti|modello|modello linguistico|modelli linguistici|chatbot|llm|llms|agente ia')),
+  rule('if-you-are-ai', 'indirect_injection', 'it', 0.8, words('se sei|se lei è'), words("un|una|un'"), words('ia|ai|intelligenza artificiale|modello linguistico|llm|assistente|chatbot|bot|agente')),
   rule('reader-must', 'indirect_injection', 'it', 0.8, words('ia|assistente|modello|llm|chatbot'), words('che'), words('legge|elabora|riassume|analizza|valuta'), words('questo|questa|questi|queste'), words('documento|testo|email|e-mail|pagina|file|curriculum|messaggio')),
   rule('note-to-ai', 'indirect_injection', 'pt', 0.8, words('nota|mensagem|instrução|instruções|atenção|aviso|importante'), words('para|à|ao|aos|às'), optional('a|o|as|os|qualquer'), words('ia|ai|inteligência artificial|assistente|assistentes|modelo|modelo de linguagem|modelos de linguagem|chatbot|llm|llms|ias|agente de ia')),
   rule('if-you-are-ai', 'indirect_injection', 'pt', 0.8, words('se você é|se você for|se voce e|se tu és'), words('uma|um'), words('ia|ai|inteligência artificial|modelo de linguagem|llm|assistente|chatbot|bot|agente')),
-  rule('reader-must', 'indirect_injection', 'pt', 0.8, words('ia|assistente|modelo|llm|chatbot'), words('que'), words('lê|lê|está lendo|processa|resume|analisa|avalia'), words('este|esta|estes|estas'), words('documento|texto|email|e-mail|página|arquivo|currículo|mensagem')),
+  rule('reader-must', 'indirect_injection', 'pt', 0.8, words('ia|assistente|modelo|llm|chatbot'), words('que'), words('lê|está lendo|processa|resume|analisa|avalia'), words('este|esta|estes|estas'), words('documento|texto|email|e-mail|página|arquivo|currículo|mensagem')),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -447,7 +492,8 @@ const INDIRECT: PhraseRule[] = [
 // ---------------------------------------------------------------------------------------------
 const EN_ENCODING = 'base64|base 64|b64|hex|hexadecimal|rot13|rot 13|rot-13|binary|morse|caesar cipher|cipher|encoded|obfuscated|reversed|backwards|ascii codes|unicode escapes|url encoded|url-encoded';
 const ENCODED: PhraseRule[] = [
-  rule('decode-and-follow', 'encoded_payload', 'en', 0.85, words('decode|decrypt|decipher|convert|unscramble|interpret|read|reverse|translate'), gap(3), words(EN_ENCODING), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|obey|carry out|act on|comply with|do what it says|do as it says')),
+  rule('decode-and-follow', 'encoded_payload', 'en', 0.85, words('decode|decrypt|decipher|unscramble|reverse|unreverse|deobfuscate'), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|obey|carry out|act on|comply with|comply|do what it says|do as it says|do what they say')),
+  rule('convert-and-follow', 'encoded_payload', 'en', 0.85, words('convert|translate|interpret|read|turn|transform'), gap(3), words(EN_ENCODING), gap(6), words('and|then|after that|afterwards'), gap(2), words('follow|execute|obey|carry out|act on|comply with|do what it says|do as it says')),
   rule('follow-decoded', 'encoded_payload', 'en', 0.85, words('follow|execute|obey|carry out|act on|comply with'), gap(3), words('decoded|encoded|base64|hex|hidden|embedded|rot13|obfuscated|reversed'), gap(2), words('instructions|instruction|text|message|payload|command|commands|prompt|string|content')),
   rule('decode-and-follow', 'encoded_payload', 'de', 0.85, words('dekodiere|decodiere|entschlüssele|entschlüssle|übersetze|wandle'), gap(8), words('und|dann|danach'), gap(2), words('befolge|führe|folge|gehorche|setze')),
   rule('decode-and-follow', 'encoded_payload', 'fr', 0.85, words('décode|décodez|déchiffre|déchiffrez|convertis|traduis'), gap(8), words('et|puis|ensuite'), gap(2), words('suis|suivez|exécute|exécutez|applique|appliquez|obéis|obéissez')),
@@ -467,6 +513,11 @@ export interface TemplateRule {
   family: InjectionFamily;
   pattern: RegExp;
   confidence: number;
+  /**
+   * Delimited blocks (`open` … `close`, at most `maxBody` units apart) found by string search
+   * instead of `pattern`; the folded body must match `foldedBody`. Linear however many openers.
+   */
+  block?: { open: string; close: string; maxBody: number; foldedBody: RegExp };
 }
 
 export const TEMPLATE_RULES: readonly TemplateRule[] = [
@@ -487,7 +538,7 @@ export const TEMPLATE_RULES: readonly TemplateRule[] = [
   {
     id: 'injection.template_spoofing.role-line',
     family: 'template_spoofing',
-    pattern: /(?:^|\n)[ \t]{0,8}(?:#{1,4}[ \t]{0,4})?(?:system|developer|admin)[ \t]{0,4}(?:prompt|message|instructions?|override|note)?[ \t]{0,4}:[ \t]{0,8}(?=\S)/gi,
+    pattern: /(?:^|\n)[ \t]{0,8}(?:#{1,4}[ \t]{0,4})?(?:system|developer|admin)[ \t]{0,4}(?:prompt|message|instructions?|override|note)?[ \t]{0,4}:[ \t]{0,8}\n?(?=[ \t]{0,8}\S)/gi,
     confidence: 0.55,
   },
   { id: 'injection.template_spoofing.transcript', family: 'template_spoofing', pattern: /\n\n(?:Human|H|User):[^\n]{0,400}\n\n(?:Assistant|A|AI):/g, confidence: 0.6 },
@@ -510,9 +561,12 @@ export const TEMPLATE_RULES: readonly TemplateRule[] = [
     confidence: 0.85,
   },
   {
+    // Hidden HTML comments addressed to an AI reader; the comment body is folded first so
+    // accents or look-alike letters do not hide the addressee.
     id: 'injection.indirect_injection.html-comment-to-ai',
     family: 'indirect_injection',
-    pattern: /<!--[^>]{0,300}?\b(?:ai|assistant|llm|chatbot|language model|gpt|claude|copilot)\b[^>]{0,300}?-->/gi,
+    pattern: /<!--/g,
     confidence: 0.6,
+    block: { open: '<!--', close: '-->', maxBody: 600, foldedBody: /(?<![a-z])(?:ai|assistant|iim|chatbot|ianguage modei|gpt|ciaude|copiiot)(?![a-z])/ },
   },
 ];

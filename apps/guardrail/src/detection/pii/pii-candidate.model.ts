@@ -18,10 +18,6 @@ export type PiiType =
   | 'street_address'
   | 'person';
 
-export const PII_TYPES: readonly PiiType[] = [
-  'email', 'phone', 'credit_card', 'iban', 'us_ssn', 'ip_address', 'date_of_birth', 'passport', 'street_address', 'person',
-];
-
 /** Context words raise confidence the way Presidio's context enhancer does: a fixed boost, capped. */
 export const CONTEXT_BOOST = 0.1;
 
@@ -38,7 +34,19 @@ export function contextBefore(text: string, index: number, pattern: RegExp, wind
   return pattern.test(slice);
 }
 
-/** True when `pattern` matches within `window` units after `index`. */
-export function contextAfter(text: string, index: number, pattern: RegExp, window = 32): boolean {
-  return pattern.test(text.slice(index, index + window));
+/**
+ * Whether the character before `index` is a letter or digit (a word continues). Patterns check
+ * this in code instead of opening with a lookbehind: a leading `(?<!\p{L})` is evaluated at every
+ * position and is slow on two-byte (non-Latin-1) text.
+ */
+export function continuesWord(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const code = text.charCodeAt(index - 1);
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  return WORD_CHAR.test(text[index - 1]!);
 }
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/** An upper-case Latin letter (class check first, the Unicode property only on candidates). */
+export const LATIN_UPPER = '[A-Z\\u00C0-\\u024F](?<=\\p{Lu})';

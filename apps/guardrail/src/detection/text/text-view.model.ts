@@ -33,16 +33,18 @@ export function toOriginalSpan(view: TextView, start: number, end: number): Span
 /**
  * Builds a view unit by unit. Callers push text together with the original span it stands for;
  * when deriving from another view they pass spans already translated to the original input,
- * so maps compose at build time and lookups stay O(1).
+ * so maps compose at build time and lookups stay O(1). Units are kept as UTF-16 codes in typed
+ * arrays: builders run over every character of 100 KB inputs, so no per-character strings.
  */
 export class TextViewBuilder {
-  private chunks: string[] = [];
+  private codes: Uint16Array;
   private length = 0;
   private starts: Int32Array;
   private ends: Int32Array;
 
   constructor(capacityHint: number) {
     const capacity = Math.max(16, capacityHint);
+    this.codes = new Uint16Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
   }
@@ -51,22 +53,35 @@ export class TextViewBuilder {
     return this.length;
   }
 
+  /** Appends one UTF-16 unit mapping to the original span [originalStart, originalEnd). */
+  pushCode(code: number, originalStart: number, originalEnd: number): void {
+    if (this.length >= this.codes.length) this.grow(this.length + 1);
+    this.codes[this.length] = code;
+    this.starts[this.length] = originalStart;
+    this.ends[this.length] = originalEnd;
+    this.length++;
+  }
+
   /** Appends `text`; every unit of it maps to the original span [originalStart, originalEnd). */
   push(text: string, originalStart: number, originalEnd: number): void {
     const count = text.length;
     if (count === 0) return;
-    this.ensure(this.length + count);
-    this.starts.fill(originalStart, this.length, this.length + count);
-    this.ends.fill(originalEnd, this.length, this.length + count);
-    this.chunks.push(text);
-    this.length += count;
+    if (this.length + count > this.codes.length) this.grow(this.length + count);
+    for (let i = 0; i < count; i++) {
+      this.codes[this.length] = text.charCodeAt(i);
+      this.starts[this.length] = originalStart;
+      this.ends[this.length] = originalEnd;
+      this.length++;
+    }
   }
 
   /** Appends a slice of a parent view unchanged, keeping its per-unit mapping. */
   pushFromView(parent: TextView, start: number, end: number): void {
     if (end <= start) return;
     const count = end - start;
-    this.ensure(this.length + count);
+    if (this.length + count > this.codes.length) this.grow(this.length + count);
+    const text = parent.text;
+    for (let i = 0; i < count; i++) this.codes[this.length + i] = text.charCodeAt(start + i);
     if (parent.starts === null || parent.ends === null) {
       for (let i = 0; i < count; i++) {
         this.starts[this.length + i] = start + i;
@@ -76,41 +91,34 @@ export class TextViewBuilder {
       this.starts.set(parent.starts.subarray(start, end), this.length);
       this.ends.set(parent.ends.subarray(start, end), this.length);
     }
-    this.chunks.push(parent.text.slice(start, end));
     this.length += count;
-  }
-
-  lastChar(): string {
-    const chunk = this.chunks[this.chunks.length - 1];
-    return chunk === undefined ? '' : chunk[chunk.length - 1]!;
   }
 
   build(): TextView {
     return {
-      text: this.chunks.join(''),
+      text: UTF16.decode(this.codes.subarray(0, this.length)),
       starts: this.starts.subarray(0, this.length),
       ends: this.ends.subarray(0, this.length),
     };
   }
 
-  private ensure(capacity: number): void {
-    if (capacity <= this.starts.length) return;
-    let next = this.starts.length * 2;
+  private grow(capacity: number): void {
+    let next = this.codes.length * 2;
     while (next < capacity) next *= 2;
+    const codes = new Uint16Array(next);
+    codes.set(this.codes.subarray(0, this.length));
     const starts = new Int32Array(next);
     starts.set(this.starts.subarray(0, this.length));
     const ends = new Int32Array(next);
     ends.set(this.ends.subarray(0, this.length));
+    this.codes = codes;
     this.starts = starts;
     this.ends = ends;
   }
 }
 
-/** Original span of a single unit of a view. */
-export function originalSpanOfUnit(view: TextView, index: number): Span {
-  if (view.starts === null || view.ends === null) return { start: index, end: index + 1 };
-  return { start: view.starts[index]!, end: view.ends[index]! };
-}
+/** Lone surrogates must survive decoding, so no fatal mode and no BOM handling. */
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true });
 
 /** First view index whose original start is at or after `offset` (views are monotonic). */
 export function viewIndexAtOriginal(view: TextView, offset: number): number {

@@ -1,0 +1,189 @@
+/**
+ * Guardrail micro-benchmark: `npx tsx apps/guardrail/scripts/bench-guardrail.ts`.
+ * Measures checkText latency for realistic 4 KB inputs (p50/p95/p99; target p95 < 5 ms) and,
+ * for 100 KB adversarial inputs built to stress each detector's worst case, the median and the
+ * worst of five runs (target < 50 ms). Prints a table, then one JSON line; exits 1 on a miss.
+ *
+ * tsx maps the workspace aliases (`@gateway/*`) only when pointed at a tsconfig and the root has
+ * none, so the script re-runs itself with TSX_TSCONFIG_PATH before loading the engine (which is
+ * therefore imported dynamically below).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { GuardrailPolicy } from '../src/detection';
+
+type FakeSecretFactory = typeof import('../src/detection/secrets/fake-secret.factory');
+
+const TARGET_P95_MS = 5;
+const TARGET_ADVERSARIAL_MS = 50;
+const REALISTIC_CHARS = 4_096;
+const ADVERSARIAL_CHARS = 100 * 1_024;
+const REALISTIC_RUNS = 2_000;
+const ADVERSARIAL_RUNS = 5;
+
+const POLICY: Partial<GuardrailPolicy> = {
+  blockedTerms: ['Project Falcon', 'crimson ledger', 'internal roadmap'],
+  blockedPatterns: ['\\bACME-\\d{4}\\b', '\\w+@competitor\\.example'],
+  blockedTopics: ['gambling', 'weapons'],
+};
+
+/** Paragraph pool for realistic prompts: prose, code, PII, a quoted attack, config. */
+function paragraphs(allFakeSecrets: FakeSecretFactory['allFakeSecrets']): string[] {
+  const secrets = allFakeSecrets(7);
+  return [
+    'Please summarize the attached quarterly report for the board. Revenue grew 12% while operating costs stayed flat; the new Lisbon office opened in March and hiring is on track.',
+    'Hi, my name is Sarah Thompson and my email is sarah.thompson@example.com. You can also call me at (415) 555-0134 if anything is unclear about the invoice.',
+    'function retry(fn, attempts = 3) {\n  for (let i = 0; i < attempts; i++) {\n    try { return fn(); } catch (error) { if (i === attempts - 1) throw error; }\n  }\n}',
+    'Our security training shows phrases like "ignore all previous instructions" as typical prompt injection examples; the classifier should flag them.',
+    `deploy:\n  region: eu-west-1\n  replicas: 3\n  token: ${secrets[12]!.secret}`,
+    'Bitte senden Sie die Unterlagen bis Freitag an die Buchhaltung. Vielen Dank für Ihre Unterstützung und freundliche Grüße aus Berlin.',
+    'Request 3fa85f64-5717-4562-b3fc-2c963f66afa6 failed with status 503 at 2025-03-14T10:22:31Z; retrying with exponential back-off.',
+    'Ship the replacement to 742 Evergreen Terrace, Springfield, IL 62704 and charge the card on file. The customer prefers delivery after 5pm.',
+    '| Plan | Price | Seats |\n|------|-------|-------|\n| Team | $12 | 10 |\n| Business | $29 | 50 |',
+    'Can you translate this paragraph into Spanish and keep the formal tone? It is for a client presentation next Tuesday. 😊👍🏽',
+  ];
+}
+
+function realisticInputs(count: number, factory: FakeSecretFactory): string[] {
+  const pool = paragraphs(factory.allFakeSecrets);
+  const random = factory.seededRandom(42);
+  const inputs: string[] = [];
+  for (let n = 0; n < count; n++) {
+    let text = '';
+    while (text.length < REALISTIC_CHARS) text += `${pool[Math.floor(random() * pool.length)]}\n\n`;
+    inputs.push(text.slice(0, REALISTIC_CHARS));
+  }
+  return inputs;
+}
+
+const fill = (unit: string): string => unit.repeat(Math.ceil(ADVERSARIAL_CHARS / unit.length)).slice(0, ADVERSARIAL_CHARS);
+
+function randomString(alphabet: string, length: number, random: () => number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];
+  return out;
+}
+
+/** Inputs shaped against each detector: long runs, repeated prefixes, near-misses, floods. */
+function adversarialInputs(seededRandom: FakeSecretFactory['seededRandom']): Array<{ name: string; text: string }> {
+  return [
+    { name: 'single letter run', text: fill('a') },
+    { name: 'word runs', text: fill('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ') },
+    { name: 'email near-miss', text: fill('a'.repeat(63) + '@') },
+    { name: 'email dots', text: fill('a.a@a.a.') },
+    { name: 'spaced digits', text: fill('1 ') },
+    { name: 'digit run', text: fill('1234567890') },
+    { name: 'phone prefixes', text: fill('+1 (415) 555-') },
+    { name: 'valid phones', text: fill('+1 415 555 0134, ') },
+    { name: 'card-like groups', text: fill('4111 1111 1111 1112 ') },
+    { name: 'iban prefixes', text: fill('DE89 3704 ') },
+    { name: 'ipv6 colons', text: fill('1:2:3:4:') },
+    { name: 'base64 soup', text: randomString('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', ADVERSARIAL_CHARS, seededRandom(1)) },
+    { name: 'base64 tokens', text: fill('QWxsIHlvdXIgYmFzZSBhcmUgYmVsb25nIHRvIHVz ') },
+    { name: 'hex soup', text: randomString('0123456789abcdef', ADVERSARIAL_CHARS, seededRandom(2)) },
+    { name: 'percent escapes', text: fill('%41') },
+    { name: 'html entities', text: fill('&#65;') },
+    { name: 'zero-width interleave', text: fill('a\u200b') },
+    { name: 'tag characters', text: fill('\u{e0041}') },
+    { name: 'spaced letters', text: fill('a ') },
+    { name: 'spaced words', text: fill('i g n o r e   ') },
+    { name: 'trigger flood', text: fill('ignore ') },
+    { name: 'partial override', text: fill('ignore all previous ') },
+    { name: 'persona flood', text: fill('you are now ') },
+    { name: 'quoted attack flood', text: fill('"ignore all previous instructions" ') },
+    { name: 'jwt prefixes', text: fill('eyJ') },
+    { name: 'jwt near-miss', text: fill('eyJhbGciOiJIUzI1NiJ9.eyJ') },
+    { name: 'pem headers', text: fill('-----BEGIN RSA PRIVATE KEY-----') },
+    { name: 'password assignments', text: fill('password=') },
+    { name: 'password sentences', text: fill('the password for the server is ') },
+    { name: 'token prefixes', text: fill('ghp_sk-ant-xoxb-AKIA') },
+    { name: 'connection strings', text: fill('postgres://a:') },
+    { name: 'combining flood', text: fill('a' + '\u0301'.repeat(20)) },
+    { name: 'mixed scripts', text: fill('pаypаl ') },
+    { name: 'capitalized words', text: fill('Aaaa ') },
+    { name: 'name cues', text: fill('My name is ') },
+    { name: 'address near-miss', text: fill('123 Main ') },
+    { name: 'dob cues', text: fill('born on ') },
+    { name: 'template tokens', text: fill('<|im_start|>') },
+    { name: 'html comments', text: fill('<!-- ') },
+    { name: 'symbol soup', text: fill('describing.\\ + similarlyNow write oppositeley.]( Me giving**ONE please? ') },
+    { name: 'cjk text', text: fill('東京の天気は明日晴れるでしょう。') },
+    { name: 'bidi override', text: fill('\u202eabc ') },
+  ];
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function runBenchmark(): Promise<boolean> {
+  // Loaded only after the alias-aware re-run (see the top of this file).
+  const { checkText } = await import('../src/detection');
+  const factory: FakeSecretFactory = await import('../src/detection/secrets/fake-secret.factory');
+  const inputs = realisticInputs(50, factory);
+  for (let i = 0; i < 300; i++) checkText(inputs[i % inputs.length]!, POLICY); // warm-up (JIT, caches)
+  const timings: number[] = [];
+  for (let i = 0; i < REALISTIC_RUNS; i++) {
+    const input = inputs[i % inputs.length]!;
+    const started = performance.now();
+    checkText(input, POLICY);
+    timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  const p50 = percentile(timings, 50);
+  const p95 = percentile(timings, 95);
+  const p99 = percentile(timings, 99);
+
+  // One pass over every adversarial input first: regex compilation and JIT tiering happen once
+  // per process; the target is the steady-state latency of a long-running service.
+  const shapes = adversarialInputs(factory.seededRandom);
+  for (const { text } of shapes) checkText(text, POLICY);
+  const adversarial = shapes.map(({ name, text }) => {
+    const runs: number[] = [];
+    for (let run = 0; run < ADVERSARIAL_RUNS; run++) {
+      const started = performance.now();
+      checkText(text, POLICY);
+      runs.push(performance.now() - started);
+    }
+    runs.sort((a, b) => a - b);
+    return { name, chars: text.length, medianMs: percentile(runs, 50), worstMs: runs[runs.length - 1]! };
+  });
+  const worst = adversarial.reduce((max, entry) => (entry.worstMs > max.worstMs ? entry : max));
+
+  const lines = [
+    `Guardrail benchmark (node ${process.version}, policy with ${POLICY.blockedTerms!.length} terms, ${POLICY.blockedPatterns!.length} patterns, ${POLICY.blockedTopics!.length} topics)`,
+    '',
+    `4 KB realistic inputs (${REALISTIC_RUNS} runs): p50 ${p50.toFixed(3)} ms · p95 ${p95.toFixed(3)} ms · p99 ${p99.toFixed(3)} ms   [target p95 < ${TARGET_P95_MS} ms: ${p95 < TARGET_P95_MS ? 'PASS' : 'FAIL'}]`,
+    '',
+    `100 KB adversarial inputs (${adversarial.length} shapes, ${ADVERSARIAL_RUNS} runs each after one warm-up pass; median / worst):`,
+    ...adversarial
+      .slice()
+      .sort((a, b) => b.worstMs - a.worstMs)
+      .map((entry) => `  ${entry.name.padEnd(24)} ${entry.medianMs.toFixed(2).padStart(8)} ms ${entry.worstMs.toFixed(2).padStart(8)} ms`),
+    `  worst: ${worst.name} ${worst.worstMs.toFixed(2)} ms   [target < ${TARGET_ADVERSARIAL_MS} ms: ${worst.worstMs < TARGET_ADVERSARIAL_MS ? 'PASS' : 'FAIL'}]`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const ok = p95 < TARGET_P95_MS && worst.worstMs < TARGET_ADVERSARIAL_MS;
+  process.stdout.write(
+    JSON.stringify({
+      metric: 'guardrail_bench',
+      realistic: { chars: REALISTIC_CHARS, runs: REALISTIC_RUNS, p50Ms: p50, p95Ms: p95, p99Ms: p99 },
+      adversarial: { chars: ADVERSARIAL_CHARS, worstMs: worst.worstMs, worstInput: worst.name, inputs: adversarial },
+      targetsMet: ok,
+    }) + '\n',
+  );
+  return ok;
+}
+
+if (process.env['TSX_TSCONFIG_PATH'] === undefined) {
+  const child = spawnSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, '..', 'tsconfig.json') },
+  });
+  process.exit(child.status ?? 1);
+} else {
+  void runBenchmark().then((ok) => {
+    process.exitCode = ok ? 0 : 1;
+  });
+}
