@@ -95,7 +95,7 @@ function keyed(
   };
 }
 
-const { alnum, upperAlnum, lowerAlnum, alpha, hex, upperHex, digits, base32, base64, base64url, bech32 } = ALPHABETS;
+const { alnum, upperAlnum, lowerAlnum, alpha, hex, digits, base32, base64, base64url, bech32 } = ALPHABETS;
 
 export const SECRET_RULES: readonly SecretRule[] = [
   token('aws-access-key-id', 'AWS', '(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}', ['akia', 'asia', 'abia', 'acca'], ['AKIA', [base32, 16]]),

@@ -25,7 +25,6 @@ const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '8': 'b', '9': 'g',
   '@': 'a', '$': 's', '!': 'i', '|': 'i', '+': 't',
 };
-const LEET_SYMBOLS = '@$!|+';
 const APOSTROPHE_CODES = new Set([0x2019, 0x02bc, 0xb4]);
 const LETTER = /^\p{L}$/u;
 const MARK = /^\p{M}$/u;
