@@ -11,13 +11,15 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
+      'no-restricted-imports': ['error', { paths: [{ name: '@gateway/testing', message: 'Test helpers belong in tests only.' }] }],
       '@nx/enforce-module-boundaries': [
         'error',
         {
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract'] },
+            // type:testing is reachable from apps only through test files (no-restricted-imports below).
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract', 'type:testing'] },
             { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
@@ -42,10 +44,10 @@ export default [
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', '**/*.contract.ts', '**/*.fixture.ts', 'libs/testing/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off', 'no-restricted-imports': 'off' },
   },
   {
-    files: ['**/scripts/**/*.ts', '**/eval/**/*.ts', '**/bench/**/*.ts'],
-    rules: { 'no-console': 'off' },
+    files: ['**/scripts/**/*.ts', '**/eval/**/*.ts', '**/bench/**/*.ts', 'tools/**/*.ts'],
+    rules: { 'no-console': 'off', 'no-restricted-imports': 'off' },
   },
 ];

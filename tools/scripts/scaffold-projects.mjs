@@ -52,8 +52,8 @@ function common(dir, name, projectType, tags, extraTargets = {}) {
     targets: {
       typecheck: { executor: 'nx:run-commands', options: { command: `tsc -p ${dir}/tsconfig.json` } },
       lint: { executor: 'nx:run-commands', options: { command: `eslint ${dir}` } },
-      test: { executor: 'nx:run-commands', options: { command: `jest -c ${dir}/jest.config.cjs` } },
-      integration: { executor: 'nx:run-commands', options: { command: `jest -c ${dir}/jest.int.config.cjs` } },
+      test: { executor: 'nx:run-commands', options: { command: `jest -c ${dir}/jest.config.cjs --passWithNoTests` } },
+      integration: { executor: 'nx:run-commands', options: { command: `jest -c ${dir}/jest.int.config.cjs --passWithNoTests` } },
       ...extraTargets,
     },
   });

@@ -1,21 +1,7 @@
 /**
- * Guardrail evaluation: `npx tsx apps/guardrail/eval/run-eval.ts [--verbose]`.
- *
- * tsx only maps the workspace path aliases (`@gateway/*`) when it is pointed at a tsconfig,
- * and the repository root has none, so this entry re-runs itself with TSX_TSCONFIG_PATH set
- * to the guardrail's tsconfig before loading the engine.
+ * Guardrail evaluation: `npm run eval:guardrail` (or `npx tsx apps/guardrail/eval/run-eval.ts [--verbose]`).
+ * Exits 1 when a target is missed.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { runEvaluation } from './eval.runner';
 
-if (process.env['TSX_TSCONFIG_PATH'] === undefined) {
-  const child = spawnSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, '..', 'tsconfig.json') },
-  });
-  process.exit(child.status ?? 1);
-} else {
-  void import('./eval.runner').then(({ runEvaluation }) => {
-    process.exitCode = runEvaluation(process.argv.includes('--verbose')) ? 0 : 1;
-  });
-}
+process.exitCode = runEvaluation(process.argv.includes('--verbose')) ? 0 : 1;

@@ -3,13 +3,7 @@
  * Measures checkText latency for realistic 4 KB inputs (p50/p95/p99; target p95 < 5 ms) and,
  * for 100 KB adversarial inputs built to stress each detector's worst case, the median and the
  * worst of five runs (target < 50 ms). Prints a table, then one JSON line; exits 1 on a miss.
- *
- * tsx maps the workspace aliases (`@gateway/*`) only when pointed at a tsconfig and the root has
- * none, so the script re-runs itself with TSX_TSCONFIG_PATH before loading the engine (which is
- * therefore imported dynamically below).
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GuardrailPolicy } from '../src/detection';
 
@@ -176,14 +170,6 @@ async function runBenchmark(): Promise<boolean> {
   return ok;
 }
 
-if (process.env['TSX_TSCONFIG_PATH'] === undefined) {
-  const child = spawnSync(process.execPath, [...process.execArgv, __filename, ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, '..', 'tsconfig.json') },
-  });
-  process.exit(child.status ?? 1);
-} else {
-  void runBenchmark().then((ok) => {
-    process.exitCode = ok ? 0 : 1;
-  });
-}
+void runBenchmark().then((ok) => {
+  process.exitCode = ok ? 0 : 1;
+});

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabase } from '@gateway/db';
-import { freePort } from './free-port';
+import { freePorts } from './free-port';
 
 export const GRPC_APPS = ['control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics', 'insights', 'replay-worker'] as const;
 export type GrpcAppName = (typeof GRPC_APPS)[number];
@@ -96,10 +96,11 @@ export class ProductionStack {
 
   async prepare(): Promise<void> {
     const names = this.settings.apps ?? ['edge', ...GRPC_APPS];
-    for (const name of names) {
-      const [port, opsPort] = this.settings.fixedPorts ? DEFAULT_PORTS[name] : [await freePort(), await freePort()];
+    const random = this.settings.fixedPorts ? [] : await freePorts(names.length * 2);
+    names.forEach((name, index) => {
+      const [port, opsPort] = this.settings.fixedPorts ? DEFAULT_PORTS[name] : [random[2 * index], random[2 * index + 1]];
       this.apps.set(name, { name, port, opsPort, env: {}, process: undefined });
-    }
+    });
     const addresses: Record<string, string> = {};
     for (const app of GRPC_APPS) {
       const running = this.apps.get(app);
@@ -144,19 +145,20 @@ export class ProductionStack {
   }
 
   /** SIGKILL: the process gets no chance to flush anything (crash simulation). */
-  async kill(name: AppName): Promise<void> {
-    const child = this.apps.get(name)?.process;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+  kill(name: AppName): Promise<void> {
+    return this.signal(name, 'SIGKILL');
   }
 
-  async stop(name: AppName): Promise<void> {
+  /** SIGTERM: the app drains and exits by itself. */
+  stop(name: AppName): Promise<void> {
+    return this.signal(name, 'SIGTERM');
+  }
+
+  private async signal(name: AppName, signal: NodeJS.Signals): Promise<void> {
     const child = this.apps.get(name)?.process;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    child.kill(signal);
     await exited;
   }
 

@@ -53,15 +53,3 @@ export function isDomainError(value: unknown): value is DomainError {
 export function assertUnreachable(value: never): never {
   throw new Error(`Unhandled case: ${String(value)}`);
 }
-
-/** Convenience constructors for the most common cases, with the spec's exact strings. */
-export const Errors = {
-  unauthorized: () => new DomainError('UNAUTHENTICATED', 'Unauthorized'),
-  tokenExpired: () => new DomainError('TOKEN_EXPIRED', 'Token expired'),
-  tokenInvalid: () => new DomainError('TOKEN_INVALID', 'Invalid token'),
-  forbidden: (message = 'Forbidden') => new DomainError('FORBIDDEN', message),
-  notFound: (message = 'Not found') => new DomainError('NOT_FOUND', message),
-  badRequest: (message: string) => new DomainError('BAD_REQUEST', message),
-  invalid: (messages: string[]) => new DomainError('VALIDATION_FAILED', messages.join(', '), { errors: messages }),
-  invalidSingle: (message: string) => new DomainError('VALIDATION_FAILED', message),
-} as const;

@@ -1,4 +1,4 @@
-import { continuesWord, type PiiCandidate } from './pii-candidate.model';
+import { wordStartMatches, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Dates of birth. A date alone is not personal data, so a date counts only when a birth cue
@@ -45,13 +45,7 @@ const MAX_GAP = 28;
 
 export function recognizeDatesOfBirth(text: string): PiiCandidate[] {
   const found: PiiCandidate[] = [];
-  CUE.lastIndex = 0;
-  let cue: RegExpExecArray | null;
-  while ((cue = CUE.exec(text)) !== null) {
-    if (continuesWord(text, cue.index)) {
-      CUE.lastIndex = cue.index + 1;
-      continue;
-    }
+  for (const cue of wordStartMatches(text, CUE)) {
     const from = cue.index + cue[0].length;
     const window = text.slice(from, from + MAX_GAP + 32);
     if (!/\d/.test(window)) continue;

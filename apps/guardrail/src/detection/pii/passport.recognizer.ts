@@ -1,4 +1,4 @@
-import { continuesWord, type PiiCandidate } from './pii-candidate.model';
+import { wordStartMatches, type PiiCandidate } from './pii-candidate.model';
 
 /**
  * Passport numbers have no checksum and look like any reference code, so one counts only right
@@ -15,13 +15,7 @@ const FILLER_WORDS = new Set([
 
 export function recognizePassports(text: string): PiiCandidate[] {
   const found: PiiCandidate[] = [];
-  CUE.lastIndex = 0;
-  let cue: RegExpExecArray | null;
-  while ((cue = CUE.exec(text)) !== null) {
-    if (continuesWord(text, cue.index)) {
-      CUE.lastIndex = cue.index + 1;
-      continue;
-    }
+  for (const cue of wordStartMatches(text, CUE)) {
     const from = cue.index + cue[0].length;
     const window = text.slice(from, from + 40);
     const number = NUMBER.exec(window);

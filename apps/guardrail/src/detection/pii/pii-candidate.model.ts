@@ -50,3 +50,19 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
 /** An upper-case Latin letter (class check first, the Unicode property only on candidates). */
 export const LATIN_UPPER = '[A-Z\\u00C0-\\u024F](?<=\\p{Lu})';
+
+/**
+ * Matches of a global cue pattern that start a word (a cue glued to a preceding letter or digit,
+ * as in "nodob", is skipped and the scan resumes one character later). Resets `cue` first.
+ */
+export function* wordStartMatches(text: string, cue: RegExp): Generator<RegExpExecArray> {
+  cue.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = cue.exec(text)) !== null) {
+    if (continuesWord(text, match.index)) {
+      cue.lastIndex = match.index + 1;
+      continue;
+    }
+    yield match;
+  }
+}
