@@ -124,5 +124,24 @@ export function describeEventBusContract(name: string, createFixture: () => Prom
       expect(received).toEqual([`${fixture.prefix}.wanted`]);
       await sub.stop();
     });
+
+    it('broadcasts each message to every replica, unlike a shared durable', async () => {
+      const other = await fixture.reconnect();
+      const seenA: string[] = [];
+      const seenB: string[] = [];
+      const a = await fixture.bus.broadcast(`${fixture.prefix}.changed`, async (m) => {
+        seenA.push(m.eventId);
+      });
+      const b = await other.broadcast(`${fixture.prefix}.changed`, async (m) => {
+        seenB.push(m.eventId);
+      });
+      await fixture.bus.publish(`${fixture.prefix}.changed`, encoder.encode('x'), { eventId: 'c1' });
+      await fixture.bus.publish(`${fixture.prefix}.other`, encoder.encode('y'), { eventId: 'o1' });
+      await waitFor(() => seenA.length === 1 && seenB.length === 1);
+      expect([seenA, seenB]).toEqual([['c1'], ['c1']]);
+      await a.stop();
+      await b.stop();
+      if (other !== fixture.bus) await other.close();
+    });
   });
 }

@@ -38,6 +38,12 @@ export interface Subscription {
 export interface EventBus {
   publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<void>;
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;
+  /**
+   * Every broadcast subscriber (every replica) receives each message published after it
+   * subscribed, at most once and without acknowledgement: for cache invalidation, where a
+   * missed message is bounded by the cache's own TTL. Handler errors are logged, not retried.
+   */
+  broadcast(subject: string, handler: MessageHandler): Promise<Subscription>;
   isHealthy(): boolean;
   close(): Promise<void>;
 }

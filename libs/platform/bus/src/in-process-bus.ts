@@ -35,6 +35,7 @@ export class InProcessEventBus implements EventBus {
   private readonly log: StoredMessage[] = [];
   private readonly consumers = new Map<string, Consumer>();
   private readonly recentIds = new Map<string, number>();
+  private readonly listeners = new Set<{ subject: string; handler: MessageHandler }>();
   private closed = false;
 
   constructor(private readonly options: { duplicateWindowMs?: number; now?: () => number } = {}) {}
@@ -52,6 +53,20 @@ export class InProcessEventBus implements EventBus {
     if (this.recentIds.size > 100_000) this.pruneIds(window);
     this.log.push({ seq: this.log.length, subject, data, eventId: options.eventId, headers: { ...(options.headers ?? {}) } });
     for (const consumer of this.consumers.values()) this.pump(consumer);
+    const message: BusMessage = { subject, data, eventId: options.eventId, headers: { ...(options.headers ?? {}) }, deliveryCount: 1 };
+    for (const listener of this.listeners) {
+      if (subjectMatches(listener.subject, subject)) void listener.handler(message).catch(() => undefined);
+    }
+  }
+
+  async broadcast(subject: string, handler: MessageHandler): Promise<Subscription> {
+    const listener = { subject, handler };
+    this.listeners.add(listener);
+    return {
+      stop: async () => {
+        this.listeners.delete(listener);
+      },
+    };
   }
 
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {

@@ -100,6 +100,27 @@ export class JetStreamEventBus implements EventBus {
     };
   }
 
+  async broadcast(subject: string, handler: MessageHandler): Promise<Subscription> {
+    // A core NATS subscription sees every message published to the stream's subjects, on every
+    // replica, without creating a consumer per replica.
+    const sub = this.nc.subscribe(subject);
+    const loop = (async () => {
+      for await (const m of sub) {
+        const headers: Record<string, string> = {};
+        for (const key of m.headers?.keys() ?? []) headers[key] = m.headers?.get(key) ?? '';
+        const message: BusMessage = { subject: m.subject, data: m.data, eventId: headers['Gateway-Event-Id'] ?? headers['Nats-Msg-Id'] ?? '', headers, deliveryCount: 1 };
+        await handler(message).catch((error: unknown) => this.options.logger.warn({ err: error, subject: m.subject }, 'broadcast handler failed'));
+      }
+    })();
+    await this.nc.flush();
+    return {
+      stop: async () => {
+        sub.unsubscribe();
+        await loop.catch(() => undefined);
+      },
+    };
+  }
+
   isHealthy(): boolean {
     return !this.nc.isClosed();
   }
