@@ -4,3 +4,4 @@ export * from './client';
 export * from './health-client';
 export * from './api-key-verifier';
 export * from './grpc-app';
+export * from './control-plane-caches';
