@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler } from '@gateway/http';
 import type { Logger } from '@gateway/logging';
 import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
-import { ApiKeyAuthenticator } from './auth/authenticate';
+import { ApiKeyAuthenticator } from './auth/api-key.middleware';
 import type { EdgeClients } from './clients';
 import type { EdgeEnv } from './env';
 import { keyRoutes } from './routes/keys.http';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireSession } from '../auth/authenticate';
+import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
 import { keyJson } from './serializers';

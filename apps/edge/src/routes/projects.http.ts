@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { DomainError } from '@gateway/errors';
-import { requireSession } from '../auth/authenticate';
+import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
 import { modelJson, projectJson } from './serializers';

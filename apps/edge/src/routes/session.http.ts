@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireSession, SESSION_COOKIE, clientInfo } from '../auth/authenticate';
+import { clientInfo, SESSION_COOKIE } from '../auth/authenticate';
+import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
 import type { EdgeEnv } from '../env';
 import { handle } from './async-handler';

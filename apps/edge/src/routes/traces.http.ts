@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { DomainError } from '@gateway/errors';
-import type { ApiKeyAuthenticator } from '../auth/authenticate';
+import type { ApiKeyAuthenticator } from '../auth/api-key.middleware';
 import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
-import { traceDetailJson, traceJson } from './serializers';
+import { traceDetailJson, traceJson } from './trace.serializers';
 import { parseOr400 } from './validation';
 
 const createBody = z
