@@ -37,12 +37,10 @@ describe('VerifiedKeyCache', () => {
     expect(calls).toBe(2);
   });
 
-  it('never caches a key that is not active', async () => {
-    let calls = 0;
-    const cache = new VerifiedKeyCache({ verifyApiKey: async () => (calls++, principal('ak_2', 'tripped')) } as never, 30_000);
+  it('refuses a paused key in verify but reports its status in lookup', async () => {
+    const cache = new VerifiedKeyCache({ verifyApiKey: async () => principal('ak_2', 'tripped') } as never, 30_000);
     await expect(cache.verify('ak_2.s', { ip: '', userAgent: '' })).rejects.toThrow('Unauthorized');
-    await expect(cache.verify('ak_2.s', { ip: '', userAgent: '' })).rejects.toThrow('Unauthorized');
-    expect(calls).toBe(2);
+    await expect(cache.lookup('ak_2.s', { ip: '', userAgent: '' })).resolves.toMatchObject({ keyId: 'ak_2', status: 'tripped' });
   });
 });
 

@@ -27,10 +27,19 @@ export class VerifiedKeyCache {
 
   /** The principal of an active key; UNAUTHENTICATED for unknown, expired, revoked or paused keys. */
   async verify(rawKey: string, caller: { ip: string; userAgent: string }): Promise<controlplane.KeyPrincipal> {
+    const answer = await this.lookup(rawKey, caller);
+    if (answer.status !== 'active') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+    return answer;
+  }
+
+  /**
+   * Control-plane's answer for a known key whatever its status (the caller tells a revoked key
+   * from a paused one, e.g. for perimeter audit); unknown keys reject with UNAUTHENTICATED.
+   */
+  async lookup(rawKey: string, caller: { ip: string; userAgent: string }): Promise<controlplane.KeyPrincipal> {
     const cached = this.entries.get(rawKey);
     if (cached && cached.until > Date.now()) return cached.value;
     const answer = await this.client.verifyApiKey({ rawKey, ip: caller.ip, userAgent: caller.userAgent });
-    if (answer.status !== 'active') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(rawKey, { value: answer, until: Date.now() + Math.min(answer.cacheTtlMs || 0, this.maxCacheMs) });
     return answer;
