@@ -47,7 +47,15 @@ export interface CompletionRequest {
   modelPath: string[];
   messages: ChatMessage[];
   tools: { [key: string]: any }[];
-  maxTokens?: number | undefined;
+  maxTokens?:
+    | number
+    | undefined;
+  /**
+   * Only private models (is_public: false) may be called: set for the secure tier. Also implied
+   * by any `type: mcp` tool with `vpc_only: true`. A public primary is refused
+   * (INVALID_ARGUMENT / VALIDATION_FAILED); public fallbacks are skipped.
+   */
+  privateModelsOnly: boolean;
 }
 
 export interface Usage {
@@ -63,10 +71,21 @@ export interface CompletionResponse {
   costUsd: number;
   modelUsed: string;
   finishReason: string;
+  /** Upstream HTTP attempts across the whole path, failed ones included. */
   attempts: number;
+  /** From the first upstream attempt to the end of the answer (retries and fallbacks included). */
   upstreamLatencyMs: number;
+  /**
+   * From the first upstream attempt to the first content (delta or tool call) of the answer;
+   * for Complete the whole answer arrives at once, so it equals upstream_latency_ms.
+   */
+  timeToFirstTokenMs: number;
 }
 
+/**
+ * A stream is zero or more `delta` / `tool_call` events, then exactly one `done` that carries
+ * the whole answer (text and tool calls accumulated), usage, cost and the model used.
+ */
 export interface StreamEvent {
   delta?: string | undefined;
   toolCall?: ToolCall | undefined;
@@ -292,7 +311,7 @@ export const ChatMessage: MessageFns<ChatMessage> = {
 };
 
 function createBaseCompletionRequest(): CompletionRequest {
-  return { projectId: 0, modelPath: [], messages: [], tools: [], maxTokens: undefined };
+  return { projectId: 0, modelPath: [], messages: [], tools: [], maxTokens: undefined, privateModelsOnly: false };
 }
 
 export const CompletionRequest: MessageFns<CompletionRequest> = {
@@ -311,6 +330,9 @@ export const CompletionRequest: MessageFns<CompletionRequest> = {
     }
     if (message.maxTokens !== undefined) {
       writer.uint32(40).int32(message.maxTokens);
+    }
+    if (message.privateModelsOnly !== false) {
+      writer.uint32(48).bool(message.privateModelsOnly);
     }
     return writer;
   },
@@ -368,6 +390,14 @@ export const CompletionRequest: MessageFns<CompletionRequest> = {
             message.maxTokens = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.privateModelsOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -401,6 +431,11 @@ export const CompletionRequest: MessageFns<CompletionRequest> = {
         : isSet(object.max_tokens)
         ? globalThis.Number(object.max_tokens)
         : undefined,
+      privateModelsOnly: isSet(object.privateModelsOnly)
+        ? globalThis.Boolean(object.privateModelsOnly)
+        : isSet(object.private_models_only)
+        ? globalThis.Boolean(object.private_models_only)
+        : false,
     };
   },
 
@@ -420,6 +455,9 @@ export const CompletionRequest: MessageFns<CompletionRequest> = {
     }
     if (message.maxTokens !== undefined) {
       obj.maxTokens = Math.round(message.maxTokens);
+    }
+    if (message.privateModelsOnly !== false) {
+      obj.privateModelsOnly = message.privateModelsOnly;
     }
     return obj;
   },
@@ -537,6 +575,7 @@ function createBaseCompletionResponse(): CompletionResponse {
     finishReason: "",
     attempts: 0,
     upstreamLatencyMs: 0,
+    timeToFirstTokenMs: 0,
   };
 }
 
@@ -565,6 +604,9 @@ export const CompletionResponse: MessageFns<CompletionResponse> = {
     }
     if (message.upstreamLatencyMs !== 0) {
       writer.uint32(65).double(message.upstreamLatencyMs);
+    }
+    if (message.timeToFirstTokenMs !== 0) {
+      writer.uint32(73).double(message.timeToFirstTokenMs);
     }
     return writer;
   },
@@ -646,6 +688,14 @@ export const CompletionResponse: MessageFns<CompletionResponse> = {
             message.upstreamLatencyMs = reader.double();
             continue;
           }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.timeToFirstTokenMs = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -688,6 +738,11 @@ export const CompletionResponse: MessageFns<CompletionResponse> = {
         : isSet(object.upstream_latency_ms)
         ? globalThis.Number(object.upstream_latency_ms)
         : 0,
+      timeToFirstTokenMs: isSet(object.timeToFirstTokenMs)
+        ? globalThis.Number(object.timeToFirstTokenMs)
+        : isSet(object.time_to_first_token_ms)
+        ? globalThis.Number(object.time_to_first_token_ms)
+        : 0,
     };
   },
 
@@ -716,6 +771,9 @@ export const CompletionResponse: MessageFns<CompletionResponse> = {
     }
     if (message.upstreamLatencyMs !== 0) {
       obj.upstreamLatencyMs = floatToJson(message.upstreamLatencyMs);
+    }
+    if (message.timeToFirstTokenMs !== 0) {
+      obj.timeToFirstTokenMs = floatToJson(message.timeToFirstTokenMs);
     }
     return obj;
   },

@@ -31,6 +31,12 @@ export interface RouteRequest {
   /** The guardrail found sensitive data (PII or secrets). */
   sensitive: boolean;
   attachments: number;
+  /**
+   * Replay's force_model: use this registered model instead of the tier's model. The privacy
+   * rule still applies (a public model on a secure request is blocked); an unregistered one
+   * is refused with VALIDATION_FAILED "Model not authorized or found: <identifier>".
+   */
+  forceModel?: string | undefined;
 }
 
 export interface RoutingFeatures {
@@ -58,7 +64,7 @@ export interface RouteDecision {
 }
 
 function createBaseRouteRequest(): RouteRequest {
-  return { projectId: 0, input: "", tools: [], sensitive: false, attachments: 0 };
+  return { projectId: 0, input: "", tools: [], sensitive: false, attachments: 0, forceModel: undefined };
 }
 
 export const RouteRequest: MessageFns<RouteRequest> = {
@@ -77,6 +83,9 @@ export const RouteRequest: MessageFns<RouteRequest> = {
     }
     if (message.attachments !== 0) {
       writer.uint32(40).int32(message.attachments);
+    }
+    if (message.forceModel !== undefined) {
+      writer.uint32(50).string(message.forceModel);
     }
     return writer;
   },
@@ -134,6 +143,14 @@ export const RouteRequest: MessageFns<RouteRequest> = {
             message.attachments = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.forceModel = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -157,6 +174,11 @@ export const RouteRequest: MessageFns<RouteRequest> = {
       tools: globalThis.Array.isArray(object?.tools) ? [...object.tools] : [],
       sensitive: isSet(object.sensitive) ? globalThis.Boolean(object.sensitive) : false,
       attachments: isSet(object.attachments) ? globalThis.Number(object.attachments) : 0,
+      forceModel: isSet(object.forceModel)
+        ? globalThis.String(object.forceModel)
+        : isSet(object.force_model)
+        ? globalThis.String(object.force_model)
+        : undefined,
     };
   },
 
@@ -176,6 +198,9 @@ export const RouteRequest: MessageFns<RouteRequest> = {
     }
     if (message.attachments !== 0) {
       obj.attachments = Math.round(message.attachments);
+    }
+    if (message.forceModel !== undefined) {
+      obj.forceModel = message.forceModel;
     }
     return obj;
   },
