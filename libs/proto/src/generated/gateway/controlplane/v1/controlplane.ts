@@ -87,6 +87,7 @@ export interface Invite {
   email: string;
   role: string;
   inviteToken: string;
+  expiresAt: string;
 }
 
 export interface AcceptInviteRequest {
@@ -112,6 +113,13 @@ export interface BootstrapRequest {
 export interface BootstrapResponse {
   user: User | undefined;
   created: boolean;
+}
+
+export interface CreateOrganizationRequest {
+  name: string;
+  ownerEmail: string;
+  ownerPassword: string;
+  ownerName: string;
 }
 
 export interface ActorRequest {
@@ -279,6 +287,10 @@ export interface KeyPrincipal {
     | undefined;
   /** How long edge may cache this answer (ms); key.changed events invalidate earlier. */
   cacheTtlMs: number;
+  /** The project's spend in the current UTC month (USD), to seed edge's budget counter. */
+  projectMonthlySpendUsd: number;
+  /** The organization's IP block list (addresses and CIDRs); project.changed invalidates it. */
+  blockedIps: string[];
 }
 
 export interface RecordKeyTripRequest {
@@ -1215,7 +1227,7 @@ export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
 };
 
 function createBaseInvite(): Invite {
-  return { id: "", email: "", role: "", inviteToken: "" };
+  return { id: "", email: "", role: "", inviteToken: "", expiresAt: "" };
 }
 
 export const Invite: MessageFns<Invite> = {
@@ -1231,6 +1243,9 @@ export const Invite: MessageFns<Invite> = {
     }
     if (message.inviteToken !== "") {
       writer.uint32(34).string(message.inviteToken);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(42).string(message.expiresAt);
     }
     return writer;
   },
@@ -1280,6 +1295,14 @@ export const Invite: MessageFns<Invite> = {
             message.inviteToken = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1302,6 +1325,11 @@ export const Invite: MessageFns<Invite> = {
         : isSet(object.invite_token)
         ? globalThis.String(object.invite_token)
         : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
     };
   },
 
@@ -1318,6 +1346,9 @@ export const Invite: MessageFns<Invite> = {
     }
     if (message.inviteToken !== "") {
       obj.inviteToken = message.inviteToken;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
     }
     return obj;
   },
@@ -1705,6 +1736,123 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
     }
     if (message.created !== false) {
       obj.created = message.created;
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateOrganizationRequest(): CreateOrganizationRequest {
+  return { name: "", ownerEmail: "", ownerPassword: "", ownerName: "" };
+}
+
+export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = {
+  encode(message: CreateOrganizationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.ownerEmail !== "") {
+      writer.uint32(18).string(message.ownerEmail);
+    }
+    if (message.ownerPassword !== "") {
+      writer.uint32(26).string(message.ownerPassword);
+    }
+    if (message.ownerName !== "") {
+      writer.uint32(34).string(message.ownerName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOrganizationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOrganizationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ownerEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ownerPassword = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ownerName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOrganizationRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      ownerEmail: isSet(object.ownerEmail)
+        ? globalThis.String(object.ownerEmail)
+        : isSet(object.owner_email)
+        ? globalThis.String(object.owner_email)
+        : "",
+      ownerPassword: isSet(object.ownerPassword)
+        ? globalThis.String(object.ownerPassword)
+        : isSet(object.owner_password)
+        ? globalThis.String(object.owner_password)
+        : "",
+      ownerName: isSet(object.ownerName)
+        ? globalThis.String(object.ownerName)
+        : isSet(object.owner_name)
+        ? globalThis.String(object.owner_name)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateOrganizationRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.ownerEmail !== "") {
+      obj.ownerEmail = message.ownerEmail;
+    }
+    if (message.ownerPassword !== "") {
+      obj.ownerPassword = message.ownerPassword;
+    }
+    if (message.ownerName !== "") {
+      obj.ownerName = message.ownerName;
     }
     return obj;
   },
@@ -4167,6 +4315,8 @@ function createBaseKeyPrincipal(): KeyPrincipal {
     projectStatus: "",
     monthlyBudgetUsd: undefined,
     cacheTtlMs: 0,
+    projectMonthlySpendUsd: 0,
+    blockedIps: [],
   };
 }
 
@@ -4198,6 +4348,12 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     }
     if (message.cacheTtlMs !== 0) {
       writer.uint32(72).int32(message.cacheTtlMs);
+    }
+    if (message.projectMonthlySpendUsd !== 0) {
+      writer.uint32(81).double(message.projectMonthlySpendUsd);
+    }
+    for (const v of message.blockedIps) {
+      writer.uint32(90).string(v!);
     }
     return writer;
   },
@@ -4287,6 +4443,22 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
             message.cacheTtlMs = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.projectMonthlySpendUsd = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.blockedIps.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4342,6 +4514,16 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
         : isSet(object.cache_ttl_ms)
         ? globalThis.Number(object.cache_ttl_ms)
         : 0,
+      projectMonthlySpendUsd: isSet(object.projectMonthlySpendUsd)
+        ? globalThis.Number(object.projectMonthlySpendUsd)
+        : isSet(object.project_monthly_spend_usd)
+        ? globalThis.Number(object.project_monthly_spend_usd)
+        : 0,
+      blockedIps: globalThis.Array.isArray(object?.blockedIps)
+        ? object.blockedIps.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.blocked_ips)
+        ? object.blocked_ips.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4373,6 +4555,12 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     }
     if (message.cacheTtlMs !== 0) {
       obj.cacheTtlMs = Math.round(message.cacheTtlMs);
+    }
+    if (message.projectMonthlySpendUsd !== 0) {
+      obj.projectMonthlySpendUsd = floatToJson(message.projectMonthlySpendUsd);
+    }
+    if (message.blockedIps?.length) {
+      obj.blockedIps = message.blockedIps;
     }
     return obj;
   },
@@ -5220,6 +5408,17 @@ export const ControlPlaneServiceService = {
     responseSerialize: (value: BootstrapResponse): Buffer => Buffer.from(BootstrapResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BootstrapResponse => BootstrapResponse.decode(value),
   },
+  /** Internal only (service credential): another organization with its first owner (ops, tests). */
+  createOrganization: {
+    path: "/gateway.controlplane.v1.ControlPlaneService/CreateOrganization" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateOrganizationRequest): Buffer =>
+      Buffer.from(CreateOrganizationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateOrganizationRequest => CreateOrganizationRequest.decode(value),
+    responseSerialize: (value: BootstrapResponse): Buffer => Buffer.from(BootstrapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BootstrapResponse => BootstrapResponse.decode(value),
+  },
   /** Projects */
   listProjects: {
     path: "/gateway.controlplane.v1.ControlPlaneService/ListProjects" as const,
@@ -5429,6 +5628,15 @@ export const ControlPlaneServiceService = {
     responseSerialize: (value: BlockedIps): Buffer => Buffer.from(BlockedIps.encode(value).finish()),
     responseDeserialize: (value: Buffer): BlockedIps => BlockedIps.decode(value),
   },
+  getBlockedIps: {
+    path: "/gateway.controlplane.v1.ControlPlaneService/GetBlockedIps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ActorRequest): Buffer => Buffer.from(ActorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ActorRequest => ActorRequest.decode(value),
+    responseSerialize: (value: BlockedIps): Buffer => Buffer.from(BlockedIps.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BlockedIps => BlockedIps.decode(value),
+  },
 } as const;
 
 export interface ControlPlaneServiceServer extends UntypedServiceImplementation {
@@ -5444,6 +5652,8 @@ export interface ControlPlaneServiceServer extends UntypedServiceImplementation 
   verifyEmail: handleUnaryCall<VerifyEmailRequest, Empty>;
   /** First owner and organization (embedded default and the bootstrap command). */
   bootstrap: handleUnaryCall<BootstrapRequest, BootstrapResponse>;
+  /** Internal only (service credential): another organization with its first owner (ops, tests). */
+  createOrganization: handleUnaryCall<CreateOrganizationRequest, BootstrapResponse>;
   /** Projects */
   listProjects: handleUnaryCall<ActorRequest, ProjectList>;
   createProject: handleUnaryCall<CreateProjectRequest, Project>;
@@ -5474,6 +5684,7 @@ export interface ControlPlaneServiceServer extends UntypedServiceImplementation 
   listAuditEvents: handleUnaryCall<ActorRequest, AuditEventList>;
   recordPerimeterBlock: handleUnaryCall<PerimeterBlockRequest, Empty>;
   updateBlockedIps: handleUnaryCall<UpdateBlockedIpsRequest, BlockedIps>;
+  getBlockedIps: handleUnaryCall<ActorRequest, BlockedIps>;
 }
 
 export interface ControlPlaneServiceClient extends Client {
@@ -5616,6 +5827,22 @@ export interface ControlPlaneServiceClient extends Client {
   ): ClientUnaryCall;
   bootstrap(
     request: BootstrapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BootstrapResponse) => void,
+  ): ClientUnaryCall;
+  /** Internal only (service credential): another organization with its first owner (ops, tests). */
+  createOrganization(
+    request: CreateOrganizationRequest,
+    callback: (error: ServiceError | null, response: BootstrapResponse) => void,
+  ): ClientUnaryCall;
+  createOrganization(
+    request: CreateOrganizationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BootstrapResponse) => void,
+  ): ClientUnaryCall;
+  createOrganization(
+    request: CreateOrganizationRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BootstrapResponse) => void,
@@ -5939,6 +6166,21 @@ export interface ControlPlaneServiceClient extends Client {
   ): ClientUnaryCall;
   updateBlockedIps(
     request: UpdateBlockedIpsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BlockedIps) => void,
+  ): ClientUnaryCall;
+  getBlockedIps(
+    request: ActorRequest,
+    callback: (error: ServiceError | null, response: BlockedIps) => void,
+  ): ClientUnaryCall;
+  getBlockedIps(
+    request: ActorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BlockedIps) => void,
+  ): ClientUnaryCall;
+  getBlockedIps(
+    request: ActorRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BlockedIps) => void,
