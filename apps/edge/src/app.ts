@@ -2,21 +2,29 @@ import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler } from '@gateway/http';
 import type { Logger } from '@gateway/logging';
 import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
-import { ApiKeyAuthenticator } from './auth/api-key.middleware';
+import type { ApiKeyAuthenticator } from './auth/api-key.middleware';
 import type { EdgeClients } from './clients';
 import type { EdgeEnv } from './env';
+import type { ExecutionPipeline } from './execution/execution.usecase';
+import type { ProtectionGuard } from './protection';
+import { apiKeyAccess } from './routes/api-key-access';
+import { executionRoutes } from './routes/executions.http';
+import { sdkRoutes } from './routes/sdk.http';
 import { keyRoutes } from './routes/keys.http';
 import { projectRoutes } from './routes/projects.http';
 import { sessionRoutes } from './routes/session.http';
 import { traceRoutes } from './routes/traces.http';
 
-export interface EdgeApp {
-  app: Express;
+export interface EdgeDependencies {
+  clients: EdgeClients;
   keys: ApiKeyAuthenticator;
+  guard: ProtectionGuard;
+  pipeline: ExecutionPipeline;
 }
 
 /** The public REST API: authentication, validation and mapping onto the gRPC services. */
-export function createEdgeApp(env: EdgeEnv, clients: EdgeClients, logger: Logger, metrics: ServiceMetrics): EdgeApp {
+export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logger, metrics: ServiceMetrics): Express {
+  const { clients } = deps;
   const app = express();
   const tracer = getTracer('edge');
   app.disable('x-powered-by');
@@ -45,12 +53,14 @@ export function createEdgeApp(env: EdgeEnv, clients: EdgeClients, logger: Logger
     res.json({ status: 'ok', version: env.GATEWAY_VERSION });
   });
 
-  const keys = new ApiKeyAuthenticator(clients, env.KEY_CACHE_MAX_MS);
   app.use(sessionRoutes(clients, env));
   app.use(projectRoutes(clients));
   app.use(keyRoutes(clients));
-  app.use(traceRoutes(clients, keys));
+  const access = apiKeyAccess(deps.keys, deps.guard);
+  app.use(traceRoutes(clients, access));
+  app.use(executionRoutes(deps.pipeline, access, logger));
+  app.use(sdkRoutes(env, access));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return { app, keys };
+  return app;
 }

@@ -1,23 +1,30 @@
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
-import { controlplane, ledger } from '@gateway/proto';
+import { controlplane, guardrail, ledger, providerproxy, router } from '@gateway/proto';
 import type { EdgeEnv } from './env';
 
 export interface EdgeClients {
   controlPlane: ServiceClient<typeof controlplane.ControlPlaneServiceService>;
   ledger: ServiceClient<typeof ledger.LedgerServiceService>;
+  guardrail: ServiceClient<typeof guardrail.GuardrailServiceService>;
+  router: ServiceClient<typeof router.RouterServiceService>;
+  providerProxy: ServiceClient<typeof providerproxy.ProviderProxyServiceService>;
   close(): void;
 }
 
 export function createEdgeClients(env: EdgeEnv): EdgeClients {
   const common = { internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: env.GRPC_DEADLINE_MS };
-  const controlPlane = createServiceClient(controlplane.ControlPlaneServiceService, { address: env.CONTROL_PLANE_ADDRESS, ...common });
-  const ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, ...common });
+  const clients = {
+    controlPlane: createServiceClient(controlplane.ControlPlaneServiceService, { address: env.CONTROL_PLANE_ADDRESS, ...common }),
+    ledger: createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, ...common }),
+    guardrail: createServiceClient(guardrail.GuardrailServiceService, { address: env.GUARDRAIL_ADDRESS, ...common }),
+    router: createServiceClient(router.RouterServiceService, { address: env.ROUTER_ADDRESS, ...common }),
+    // A model call is not retried on UNAVAILABLE by the client: provider-proxy owns retries.
+    providerProxy: createServiceClient(providerproxy.ProviderProxyServiceService, { address: env.PROVIDER_PROXY_ADDRESS, ...common, deadlineMs: env.MODEL_CALL_DEADLINE_MS, retries: 0 }),
+  };
   return {
-    controlPlane,
-    ledger: ledgerClient,
+    ...clients,
     close: () => {
-      controlPlane.close();
-      ledgerClient.close();
+      for (const client of Object.values(clients)) client.close();
     },
   };
 }

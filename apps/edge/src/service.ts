@@ -1,10 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { ProjectPolicyCache, VerifiedKeyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
+import { EVENT_STREAM, events, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { createEdgeApp } from './app';
+import { ApiKeyAuthenticator } from './auth/api-key.middleware';
+import { KeyUsageReporter, PerimeterReporter } from './auth/key-activity.reporters';
 import { createEdgeClients } from './clients';
 import type { EdgeEnv } from './env';
+import { ExecutionPipeline } from './execution/execution.usecase';
+import { StepRecorder } from './execution/step-recorder';
+import { createMemoryProtectionStore, createRedisProtectionStore, DEFAULT_LIMITS, PROTECTION_REDIS_OPTIONS, ProtectionGuard, type ProtectionLimits, type ProtectionStore } from './protection';
 
 export interface RunningEdge {
   port: number;
@@ -12,19 +21,77 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
-export async function startEdge(env: EdgeEnv, overrides: { logger?: Logger; embedded?: boolean } = {}): Promise<RunningEdge> {
+export interface EdgeOverrides {
+  logger?: Logger;
+  embedded?: boolean;
+  /** The embedded launcher's in-process bus; otherwise NATS. */
+  bus?: EventBus;
+}
+
+function limitsOf(env: EdgeEnv): ProtectionLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    rateLimitPerHour: env.RATE_LIMIT_PER_HOUR,
+    rateWindowMs: env.RATE_LIMIT_WINDOW_MS,
+    loopMaxRequests: env.LOOP_GUARD_MAX_REQUESTS,
+    loopWindowMs: env.LOOP_GUARD_WINDOW_MS,
+    spendWindowMs: env.SPEND_WINDOW_MS,
+  };
+}
+
+function createProtectionStore(env: EdgeEnv, logger: Logger): { store: ProtectionStore; close(): Promise<void> } {
+  if (env.PROTECTION_STORE === 'memory') return { store: createMemoryProtectionStore({ limits: limitsOf(env) }), close: async () => undefined };
+  const redis = new Redis(env.REDIS_URL, { ...PROTECTION_REDIS_OPTIONS, lazyConnect: false });
+  // Connection loss is expected to be transient: the store answers 503 meanwhile and ioredis reconnects.
+  redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection problem; metered requests answer 503 until it recovers'));
+  return { store: createRedisProtectionStore(redis, { limits: limitsOf(env) }), close: async () => void redis.disconnect() };
+}
+
+export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Promise<RunningEdge> {
   initTelemetry({ service: 'edge' });
   const logger = overrides.logger ?? createLogger({ service: 'edge', level: env.LOG_LEVEL });
   const clients = createEdgeClients(env);
   const metrics = createServiceMetrics('edge', !overrides.embedded);
-  const { app } = createEdgeApp(env, clients, logger, metrics);
+  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'edge' }));
+  const protection = createProtectionStore(env, logger);
+
+  const keyCache = new VerifiedKeyCache(clients.controlPlane, env.KEY_CACHE_MAX_MS);
+  const policies = new ProjectPolicyCache(clients.controlPlane);
+  const guard = new ProtectionGuard(
+    protection.store,
+    async (keyId, status) => {
+      await clients.controlPlane.recordKeyTrip({ keyId, status, ip: '', userAgent: 'edge' });
+    },
+    logger,
+  );
+  const usage = new KeyUsageReporter(clients, logger, env.KEY_USAGE_FLUSH_MS);
+  const keys = new ApiKeyAuthenticator(keyCache, new PerimeterReporter(clients, logger, env.PERIMETER_AUDIT_INTERVAL_MS), usage);
+  const steps = new StepRecorder(clients, logger);
+  const pipeline = new ExecutionPipeline({ clients, policies, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
+
+  const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus)];
+  // An admin PATCHing a key back to active resets its trips and spend window on every replica.
+  subscriptions.push(
+    await bus.broadcast(Subjects.keyChanged, async (message) => {
+      const change = events.KeyChanged.decode(message.data);
+      if (change.status === 'active') await guard.resetKey(change.keyId);
+    }),
+  );
+
+  const app = createEdgeApp(env, { clients, keys, guard, pipeline }, logger, metrics);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(env.EDGE_PORT, env.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   server.keepAliveTimeout = 65_000;
-  const ops = await startOpsServer({ host: env.OPS_HOST, port: env.EDGE_OPS_PORT, registry: metrics.registry, isReady: () => true, version: env.GATEWAY_VERSION });
+  const ops = await startOpsServer({
+    host: env.OPS_HOST,
+    port: env.EDGE_OPS_PORT,
+    registry: metrics.registry,
+    isReady: async () => bus.isHealthy() && (await guard.isHealthy()),
+    version: env.GATEWAY_VERSION,
+  });
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port, opsPort: ops.port }, 'edge listening');
+  logger.info({ port, opsPort: ops.port, protection: env.PROTECTION_STORE }, 'edge listening');
   return {
     port,
     opsPort: ops.port,
@@ -34,6 +101,10 @@ export async function startEdge(env: EdgeEnv, overrides: { logger?: Logger; embe
         server.closeIdleConnections();
       });
       await ops.close();
+      for (const subscription of subscriptions) await subscription.stop();
+      await usage.stop();
+      await protection.close();
+      if (!overrides.bus) await bus.close();
       clients.close();
     },
   };

@@ -80,7 +80,8 @@ runOrExit(async () => {
   await startApp('ledger', { DATABASE_URL: await openDatabase('ledger'), DATABASE_SCHEMA: 'ledger' });
   await startApp('analytics', { DATABASE_URL: await openDatabase('analytics'), DATABASE_SCHEMA: 'analytics' });
   for (const app of ['guardrail', 'router', 'provider-proxy', 'insights', 'replay-worker']) await startApp(app, {});
-  await startApp('edge', { EDGE_HOST: settings.EDGE_HOST, EDGE_PORT: String(settings.EDGE_PORT) });
+  // One process: the protection counters live in memory (production shares them in Redis).
+  await startApp('edge', { EDGE_HOST: settings.EDGE_HOST, EDGE_PORT: String(settings.EDGE_PORT), PROTECTION_STORE: 'memory' });
 
   const state = previous ?? (await bootstrapDemo(internalToken, settings.GATEWAY_BOOTSTRAP_EMAIL, password, mockPort, encryptionKeys));
   writeFileSync(statePath, JSON.stringify(state, null, 2), { mode: 0o600 });

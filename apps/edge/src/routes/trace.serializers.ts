@@ -39,6 +39,8 @@ export const traceDetailJson = (d: ledger.TraceDetail) => ({
     chain_depth: d.summary?.chainDepth ?? 0,
     tool_overhead_ms: d.summary?.toolOverheadMs ?? null,
     stall_probability: d.summary?.stallProbability ?? 0,
+    by_model: d.summary?.byModel ?? {},
+    by_infrastructure: d.summary?.byInfrastructure ?? {},
   },
   security: {
     pii_detected: d.security?.piiDetected ?? false,
@@ -49,4 +51,20 @@ export const traceDetailJson = (d: ledger.TraceDetail) => ({
   },
   routing_decision: d.routingDecision ?? null,
   steps: d.steps.map(stepJson),
+});
+
+/** PATCH /traces/:id/complete: the sealed trace with its grades and cost summary. */
+export const traceCompletedJson = (d: ledger.TraceDetail) => ({
+  ...traceJson(d.trace!),
+  completed_at: d.trace?.completedAt ?? null,
+  optimization_grade: d.summary?.optimizationGrade ?? null,
+  grades: d.summary?.grades ?? null,
+  total_cost: d.summary?.totalCost ?? 0,
+  summary: {
+    total_cost: d.summary?.totalCost ?? 0,
+    revenue: d.summary?.revenue ?? 0,
+    gross_margin: d.summary?.grossMargin ?? 0,
+    by_model: d.summary?.byModel ?? {},
+    by_infrastructure: d.summary?.byInfrastructure ?? {},
+  },
 });

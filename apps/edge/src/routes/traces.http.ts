@@ -1,10 +1,9 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { DomainError } from '@gateway/errors';
-import type { ApiKeyAuthenticator } from '../auth/api-key.middleware';
 import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
-import { traceDetailJson, traceJson } from './trace.serializers';
+import { traceCompletedJson, traceDetailJson, traceJson } from './trace.serializers';
 import { parseOr400 } from './validation';
 
 const createBody = z
@@ -20,26 +19,30 @@ const listQuery = z.object({
   status: z.enum(['pending', 'completed', 'replay', 'failed'], { message: 'status must be one of pending, completed, replay, failed' }).optional(),
 });
 
-export function traceRoutes(clients: EdgeClients, keys: ApiKeyAuthenticator): Router {
+export function traceRoutes(clients: EdgeClients, access: RequestHandler[]): Router {
   const router = Router();
-  const apiKey = keys.middleware();
 
-  router.post('/api/v1/traces', apiKey, handle(async (req, res) => {
+  router.post('/api/v1/traces', ...access, handle(async (req, res) => {
     const body = parseOr400(createBody, req.body ?? {}, 422);
-    if (req.key!.projectStatus === 'archived') throw new DomainError('CONFLICT', 'Project is archived; new traces are refused');
+    if (req.key!.projectStatus === 'archived') throw new DomainError('VALIDATION_FAILED', 'Project is archived: new traces and executions are refused');
     const trace = await clients.ledger.createTrace({ actor: req.actor, projectId: req.key!.projectId, metadata: body.metadata, revenue: body.revenue, status: 'pending', sourceTraceId: '' });
     res.status(201).json(traceJson(trace));
   }));
 
-  router.get('/api/v1/traces', apiKey, handle(async (req, res) => {
+  router.get('/api/v1/traces', ...access, handle(async (req, res) => {
     const query = parseOr400(listQuery, req.query);
     const page = await clients.ledger.listTraces({ actor: req.actor, projectId: req.key!.projectId, page: query.page, perPage: query.per_page, status: query.status ?? '' });
     res.json({ data: page.traces.map(traceJson), pagination: { page: page.page, per_page: page.perPage, total: page.total, total_pages: page.totalPages } });
   }));
 
-  router.get('/api/v1/traces/:id', apiKey, handle(async (req, res) => {
+  router.get('/api/v1/traces/:id', ...access, handle(async (req, res) => {
     const detail = await clients.ledger.getTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
     res.json(traceDetailJson(detail));
+  }));
+
+  router.patch('/api/v1/traces/:id/complete', ...access, handle(async (req, res) => {
+    const detail = await clients.ledger.completeTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
+    res.json(traceCompletedJson(detail));
   }));
   return router;
 }

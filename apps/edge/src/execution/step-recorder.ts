@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import type { common, ledger } from '@gateway/proto';
+import type { EdgeClients } from '../clients';
+
+export interface Caller {
+  projectId: number;
+  actor: common.Actor;
+}
+
+export type StepFields = Partial<Omit<ledger.RecordStepRequest, 'actor' | 'projectId' | 'traceId' | 'idempotencyKey'>> & Pick<ledger.RecordStepRequest, 'type'>;
+
+const TRACE_NOT_OWNED = 'Trace not found or not owned by this customer';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes steps to the ledger. Each step carries an idempotency key, so the retries that follow a
+ * transient failure (ledger restarting, deadline hit after commit) never record it twice: a step
+ * whose model call already cost money must not be lost.
+ */
+export class StepRecorder {
+  constructor(
+    private readonly clients: Pick<EdgeClients, 'ledger'>,
+    private readonly logger: Logger,
+    private readonly attempts = 4,
+  ) {}
+
+  async record(caller: Caller, traceId: string, fields: StepFields): Promise<ledger.Step> {
+    const request: ledger.RecordStepRequest = {
+      actor: caller.actor,
+      projectId: caller.projectId,
+      traceId,
+      type: fields.type,
+      parentStepId: fields.parentStepId,
+      input: fields.input ?? '',
+      output: fields.output,
+      model: fields.model ?? '',
+      tier: fields.tier ?? '',
+      cost: fields.cost ?? 0,
+      latencyMs: fields.latencyMs ?? 0,
+      promptTokens: fields.promptTokens ?? 0,
+      completionTokens: fields.completionTokens ?? 0,
+      cachedTokens: fields.cachedTokens ?? 0,
+      blockedReason: fields.blockedReason ?? '',
+      toolCalls: fields.toolCalls ?? [],
+      toolName: fields.toolName ?? '',
+      toolLatencyMs: fields.toolLatencyMs,
+      piiDetected: fields.piiDetected ?? false,
+      injectionAttempt: fields.injectionAttempt ?? false,
+      secretLeaked: fields.secretLeaked ?? false,
+      riskScore: fields.riskScore ?? 0,
+      toolFidelityScore: fields.toolFidelityScore,
+      error: fields.error ?? '',
+      infrastructure: fields.infrastructure ?? '',
+      idempotencyKey: randomUUID(),
+      offeredTools: fields.offeredTools,
+      startedAt: fields.startedAt ?? '',
+      conversationJson: fields.conversationJson ?? '',
+      retentionDays: fields.retentionDays ?? 0,
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.clients.ledger.recordStep(request);
+      } catch (error) {
+        const transient = error instanceof DomainError ? error.code === 'UNAVAILABLE' || error.code === 'INTERNAL' : true;
+        if (!transient || attempt >= this.attempts) {
+          if (transient) this.logger.error({ err: error, traceId, type: fields.type, model: request.model, cost: request.cost }, 'step could not be recorded');
+          throw error;
+        }
+        await sleep(100 * 2 ** attempt);
+      }
+    }
+  }
+
+  /** The trace must exist in the caller's project and still accept steps. */
+  async requireOpenTrace(caller: Caller, traceId: string): Promise<ledger.TraceDetail> {
+    if (!UUID.test(traceId)) throw new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
+    let detail: ledger.TraceDetail;
+    try {
+      detail = await this.clients.ledger.getTrace({ actor: caller.actor, projectId: caller.projectId, traceId });
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') throw new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
+      throw error;
+    }
+    if (detail.trace?.status === 'completed') throw new DomainError('VALIDATION_FAILED', 'Trace is completed and accepts no new executions');
+    return detail;
+  }
+}

@@ -1,0 +1,109 @@
+import { DomainError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import type { ProtectionStore, RateLimitState } from './protection-store.port';
+
+/** What the guard needs of the authenticated key (a subset of the edge's KeyPrincipal). */
+export interface GuardedKey {
+  keyId: string;
+  projectId: number;
+  hourlyLimit: number | null;
+  loopGuardExempt: boolean;
+  monthlyBudgetUsd: number | null;
+}
+
+/** Persists a key's automatic pause (control-plane RecordKeyTrip: status, counter, audit, key.changed). */
+export type KeyTripRecorder = (keyId: string, status: 'loop_detected' | 'tripped') => Promise<void>;
+
+/** `$5.00`, `$0.25`, `$0.001`: at least cents, more digits when the limit has them. */
+export function formatUsdLimit(limit: number): string {
+  const cents = limit.toFixed(2);
+  return Number(cents) === limit ? cents : String(limit);
+}
+
+export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded';
+export const LOOP_DETECTED_MESSAGE = 'Recursive loop detected. Account throttled.';
+export const BUDGET_EXCEEDED_MESSAGE = 'Monthly budget exceeded.';
+
+export interface Reservation {
+  settle(actualUsd: number): Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * The spec's gateway protection in front of every API-key request: rolling-hour rate limit and
+ * loop guard on admission; hourly spend cap and monthly budget by reserving the estimated cost
+ * before a model call and settling the actual cost after it. The store is atomic across
+ * replicas; exactly one caller per trip persists the key's new status. Store failures surface as
+ * UNAVAILABLE (503): the edge fails closed and never calls a model unmetered.
+ */
+export class ProtectionGuard {
+  constructor(
+    private readonly store: ProtectionStore,
+    private readonly recordTrip: KeyTripRecorder,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Admits one request of the key or throws RATE_LIMITED / LOOP_DETECTED. Returns header values. */
+  async admit(key: GuardedKey): Promise<RateLimitState> {
+    const result = await this.store.admitRequest(key.keyId, { loopGuardExempt: key.loopGuardExempt });
+    if (result.ok) return result.rate;
+    if (result.kind === 'rate_limited') {
+      throw Object.assign(new DomainError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: result.retryAfterSeconds }), { rate: result.rate });
+    }
+    if (result.firstTrip) await this.persistTrip(key.keyId, 'loop_detected');
+    throw new DomainError('LOOP_DETECTED', LOOP_DETECTED_MESSAGE);
+  }
+
+  /** Reserves `estimatedUsd` against the key's hourly cap and the project's monthly budget. */
+  async reserve(key: GuardedKey, estimatedUsd: number): Promise<Reservation> {
+    const result = await this.store.reserveSpend({
+      keyId: key.keyId,
+      projectId: key.projectId,
+      estimatedUsd: Math.max(0, estimatedUsd),
+      hourlyLimitUsd: key.hourlyLimit,
+      monthlyBudgetUsd: key.monthlyBudgetUsd,
+    });
+    if (!result.ok) {
+      if (result.kind === 'budget_exceeded') throw new DomainError('BUDGET_EXCEEDED', BUDGET_EXCEEDED_MESSAGE);
+      if (result.firstTrip) await this.persistTrip(key.keyId, 'tripped');
+      throw new DomainError('CIRCUIT_OPEN', `Kill switch engaged: hourly limit of $${formatUsdLimit(key.hourlyLimit ?? 0)} exceeded.`);
+    }
+    const id = result.reservationId;
+    let finished = false;
+    return {
+      settle: async (actualUsd) => {
+        if (finished) return;
+        finished = true;
+        await this.store.settleSpend(id, Math.max(0, actualUsd));
+      },
+      release: async () => {
+        if (finished) return;
+        finished = true;
+        await this.store.releaseSpend(id);
+      },
+    };
+  }
+
+  /** Settled spend of the project in the current UTC month (USD). */
+  monthlySpendUsd(projectId: number): Promise<number> {
+    return this.store.monthlySpendUsd(projectId);
+  }
+
+  /** key.changed back to `active`: the admin reset the key, clear its trips and spend window. */
+  resetKey(keyId: string): Promise<void> {
+    return this.store.resetKey(keyId);
+  }
+
+  isHealthy(): Promise<boolean> {
+    return this.store.isHealthy();
+  }
+
+  private async persistTrip(keyId: string, status: 'loop_detected' | 'tripped'): Promise<void> {
+    try {
+      await this.recordTrip(keyId, status);
+    } catch (error) {
+      // The store keeps the key refused (sticky trip) even when control-plane missed the update.
+      this.logger.error({ err: error, keyId, status }, 'key trip could not be persisted in control-plane');
+    }
+  }
+}
