@@ -2,3 +2,5 @@ export * from './free-port';
 export * from './production-stack';
 export * from './http-client';
 export * from './schema-match';
+export * from './processes';
+export * from './gateway-fixture';

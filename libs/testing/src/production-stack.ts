@@ -81,6 +81,7 @@ async function waitReady(opsPort: number, child: ChildProcess, name: string, tim
  */
 export class ProductionStack {
   readonly apps = new Map<AppName, RunningApp>();
+  private readonly replicas: RunningApp[] = [];
   readonly internalToken = randomBytes(24).toString('hex');
   private readonly encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
 
@@ -137,6 +138,37 @@ export class ProductionStack {
     return running;
   }
 
+  /**
+   * Another process of an app already in the stack (a second replica), on its own ports with the
+   * same configuration plus `extraEnv`. Stopped with `stopReplica`.
+   */
+  async startReplica(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+    const original = this.apps.get(name);
+    if (!original) throw new Error(`${name} is not part of this stack`);
+    const [port, opsPort] = await freePorts(2);
+    const prefix = PREFIX[name];
+    const env = { ...original.env, [`${prefix}_PORT`]: String(port), [`${prefix}_OPS_PORT`]: String(opsPort), ...extraEnv };
+    const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
+    const child = spawn(process.execPath, ['--enable-source-maps', entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const replica: RunningApp = { name, port, opsPort, env, process: child };
+    this.replicas.push(replica);
+    await waitReady(opsPort, child, `${name} replica`);
+    return replica;
+  }
+
+  async stopReplicas(): Promise<void> {
+    await Promise.all(
+      this.replicas.map(async (replica) => {
+        const child = replica.process;
+        if (!child || child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+    this.replicas.length = 0;
+  }
+
   async startAll(): Promise<void> {
     await this.prepare();
     // control-plane first: the others verify API keys with it.
@@ -163,6 +195,7 @@ export class ProductionStack {
   }
 
   async stopAll(): Promise<void> {
+    await this.stopReplicas();
     const order = [...this.apps.keys()].filter((n) => n !== 'control-plane');
     await Promise.all(order.map((n) => this.stop(n)));
     await this.stop('control-plane');
