@@ -1,23 +1,60 @@
-import { controlPlaneKeyVerifier, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
+import { JetStreamEventBus, type EventBus } from '@gateway/bus';
+import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { guardrail } from '@gateway/proto';
+import { EVENT_STREAM, guardrail } from '@gateway/proto';
+import { Counter } from 'prom-client';
+import { RunCheckUseCase } from './checks/run-check.usecase';
 import type { AppEnv } from './env';
+import { guardrailHandlers } from './guardrail.grpc';
 
-export async function startGuardrail(env: AppEnv, overrides: { logger?: Logger; embedded?: boolean } = {}): Promise<RunningGrpcApp> {
+export interface GuardrailOverrides {
+  logger?: Logger;
+  /** Shared process (the embedded launcher passes its in-process bus here). */
+  bus?: EventBus;
+  embedded?: boolean;
+}
+
+/**
+ * The guardrail holds no data of its own: a check's policy comes with the request or from
+ * control-plane (project settings, cached; project.changed on the bus drops the cache entry).
+ */
+export async function startGuardrail(env: AppEnv, overrides: GuardrailOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'guardrail', level: env.LOG_LEVEL });
-  return startGrpcApp({
-    name: 'guardrail',
-    logger,
-    host: env.GUARDRAIL_HOST,
-    port: env.GUARDRAIL_PORT,
-    opsHost: env.OPS_HOST,
-    opsPort: env.GUARDRAIL_OPS_PORT,
-    internalToken: env.GATEWAY_INTERNAL_TOKEN,
-    verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN),
-    embedded: overrides.embedded,
-    // The service's methods land with its own issue; until then they answer UNIMPLEMENTED.
-    register: (server) => server.add(guardrail.GuardrailServiceService, {}),
-  });
+  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'guardrail' }));
+  const policies = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.GUARDRAIL_POLICY_CACHE_TTL_MS);
+  try {
+    const invalidation = await policies.cache.listen(bus);
+    const checks = new RunCheckUseCase(async (projectId) => (await policies.cache.get(projectId)).project?.settings);
+    return await startGrpcApp({
+      name: 'guardrail',
+      logger,
+      host: env.GUARDRAIL_HOST,
+      port: env.GUARDRAIL_PORT,
+      opsHost: env.OPS_HOST,
+      opsPort: env.GUARDRAIL_OPS_PORT,
+      internalToken: env.GATEWAY_INTERNAL_TOKEN,
+      verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, bus),
+      embedded: overrides.embedded,
+      register: (server, metrics) => {
+        const outcomes = new Counter({
+          name: 'guardrail_checks_total',
+          help: 'Safety checks by direction and outcome (allowed, or the reason a check was not)',
+          labelNames: ['direction', 'outcome'] as const,
+          registers: [metrics.registry],
+        });
+        server.add(guardrail.GuardrailServiceService, guardrailHandlers(checks, (direction, result) => outcomes.inc({ direction, outcome: result.allowed ? 'allowed' : (result.reason ?? 'blocked') })));
+      },
+      onStop: async () => {
+        await invalidation.stop();
+        policies.close();
+        if (!overrides.bus) await bus.close();
+      },
+    });
+  } catch (error) {
+    policies.close();
+    if (!overrides.bus) await bus.close();
+    throw error;
+  }
 }
 
 // Uniform entry for the embedded launcher (it loads every app's bundle into one process).

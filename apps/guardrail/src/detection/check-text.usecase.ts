@@ -1,11 +1,11 @@
 import { DomainError } from '@gateway/errors';
-import type { CheckOptions, CheckResult, Finding, GuardrailPolicy, PiiEntity } from './detection.types';
+import { CHECK_DIRECTIONS, type CheckDirection, type CheckOptions, type CheckResult, type Finding, type GuardrailPolicy, type PiiEntity } from './detection.types';
 import { detectInjection } from './injection/injection.detector';
 import { fencePositions } from './injection/mention-context.analyzer';
 import { detectPii } from './pii/pii.detector';
 import { PHONE_VALIDATION_BUDGET } from './pii/phone.recognizer';
 import { compilePolicy, detectPolicyViolations, type CompiledPolicy } from './policy/policy.detector';
-import { assessRisk, REASONS } from './scoring/risk-score.calculator';
+import { assessRisk } from './scoring/risk-score.calculator';
 import { detectSecrets } from './secrets/secret.detector';
 import { decodeInput } from './text/encoded-layer.decoder';
 import { foldForMatching, type FoldedText } from './text/matching-fold.normalizer';
@@ -41,16 +41,43 @@ interface Scan {
 
 const ESCAPED = /%[0-9a-f]{2}|&#?[a-z0-9]{1,8};|\\[xu][0-9a-f{]/i;
 
-export function checkText(input: string, policy?: Partial<GuardrailPolicy>, options: CheckOptions = {}): CheckResult {
+/** Refuses what checkText would refuse for its size, before any other work is spent on it. */
+export function assertCheckableInput(input: unknown): asserts input is string {
   if (typeof input !== 'string') throw new DomainError('VALIDATION_FAILED', 'input must be a string');
   if (input.length > MAX_INPUT_CHARS) {
     throw new DomainError(
       'PAYLOAD_TOO_LARGE',
-      `Input of ${input.length} characters exceeds the guardrail limit of ${MAX_INPUT_CHARS} characters`,
+      `Input of ${input.length} characters exceeds the guardrail limit of ${MAX_INPUT_CHARS} characters (UTF-16 code units)`,
     );
   }
+}
+
+/** `input` when absent or empty (proto default); VALIDATION_FAILED for anything but input/output. */
+export function parseDirection(direction: string | undefined): CheckDirection {
+  if (direction === undefined || direction === '') return 'input';
+  const known = CHECK_DIRECTIONS.find((candidate) => candidate === direction);
+  if (known === undefined) throw new DomainError('VALIDATION_FAILED', `direction must be one of ${CHECK_DIRECTIONS.join(', ')}`, { errors: ['direction is invalid'] });
+  return known;
+}
+
+/** Validates a policy (limits, bounded regexes) without running a check; throws VALIDATION_FAILED. */
+export function validatePolicy(policy: Partial<GuardrailPolicy> | undefined): void {
+  compilePolicy(policy);
+}
+
+/**
+ * One safety check. `allowed` is `riskScore < policy.riskThreshold` (default 0.7; the score is
+ * documented in scoring/risk-score.calculator.ts); when not allowed, `reason` names the
+ * dominant category (pii_detected, injection_attempt, secret_leaked, policy_violation). All
+ * offsets are UTF-16 offsets into `input`. Throws PAYLOAD_TOO_LARGE over MAX_INPUT_CHARS and
+ * VALIDATION_FAILED for an invalid policy or direction.
+ */
+export function checkText(input: string, policy?: Partial<GuardrailPolicy>, options: CheckOptions = {}): CheckResult {
+  assertCheckableInput(input);
+  const direction = parseDirection(options.direction);
   const compiledPolicy = compilePolicy(policy);
-  const direction = options.direction ?? 'input';
+  // On model output injection is reported, not scored (see CheckOptions.direction).
+  const scoreInjection = direction === 'input';
 
   const cleaned = cleanUnicode(input);
   const decoded = decodeInput(cleaned.view);
@@ -74,21 +101,26 @@ export function checkText(input: string, policy?: Partial<GuardrailPolicy>, opti
     input,
     policy: compiledPolicy,
     includeSuffixes: direction === 'input',
+    scoreInjection,
     phoneBudget: { validations: PHONE_VALIDATION_BUDGET },
     fences: fencePositions(input),
   };
-  for (const scan of scans) findings.push(...runScan(scan, context));
+  const primaryFindings = runScan(scans[0]!, context);
+  findings.push(...primaryFindings);
+  for (const scan of scans.slice(1)) findings.push(...runScan(scan, context));
 
   if (decoded.unescaped !== null) {
     // A finding whose text contains escapes was hidden by them.
     for (const finding of [...findings]) {
-      if (finding.category === 'pii' || finding.confidence < FLAG_CONFIDENCE || !ESCAPED.test(input.slice(finding.start, finding.end))) continue;
+      if (finding.category === 'pii' || !scored(finding, scoreInjection) || finding.confidence < FLAG_CONFIDENCE || !ESCAPED.test(input.slice(finding.start, finding.end))) continue;
       findings.push({ category: 'obfuscation', ruleId: 'obfuscation.encoded_payload', start: finding.start, end: finding.end, confidence: ENCODING_OBFUSCATION, family: 'escapes' });
     }
   }
 
   const signals: ObfuscationSignal[] = [...cleaned.signals, ...primaryFolded.signals];
-  attributeFolding(primaryFolded, findings, signals);
+  // Folding happened on the primary view: only its findings can have been hidden by it (a
+  // base64 run is full of "leetspeak" digits, but what it hid was found by decoding it).
+  attributeFolding(primaryFolded, primaryFindings.filter((finding) => scored(finding, scoreInjection)), signals);
   const obfuscationFindings = coalesceSignals(signals).map(
     (signal): Finding => ({
       category: 'obfuscation',
@@ -100,7 +132,7 @@ export function checkText(input: string, policy?: Partial<GuardrailPolicy>, opti
   );
 
   const merged = dedupeFindings([...findings, ...obfuscationFindings]);
-  const risk = assessRisk(merged);
+  const risk = assessRisk(merged.filter((finding) => scored(finding, scoreInjection)));
   const allowed = risk.riskScore < compiledPolicy.riskThreshold;
   const flagged = (category: Finding['category']): boolean =>
     merged.some((finding) => finding.category === category && finding.confidence >= FLAG_CONFIDENCE);
@@ -119,7 +151,9 @@ export function checkText(input: string, policy?: Partial<GuardrailPolicy>, opti
     findings: merged,
     obfuscated: merged.some((finding) => finding.category === 'obfuscation'),
   };
-  if (!allowed && risk.dominant !== null) result.reason = REASONS[risk.dominant];
+  // Not allowed without any finding only happens with riskThreshold 0: the project's policy
+  // refuses everything, so that policy is the reason.
+  if (!allowed) result.reason = risk.reason ?? 'policy_violation';
   return result;
 }
 
@@ -129,6 +163,12 @@ interface ScanContext {
   includeSuffixes: boolean;
   phoneBudget: { validations: number };
   fences: readonly number[];
+  scoreInjection: boolean;
+}
+
+/** Whether a finding counts towards the risk score (and so may block). */
+function scored(finding: Finding, scoreInjection: boolean): boolean {
+  return scoreInjection || finding.category !== 'injection';
 }
 
 function runScan(scan: Scan, context: ScanContext): Finding[] {
@@ -169,7 +209,7 @@ function runScan(scan: Scan, context: ScanContext): Finding[] {
   }
   if (scan.payload) {
     // Something was only visible after decoding: the encoding itself was used to hide it.
-    const hidden = findings.filter((finding) => finding.confidence >= FLAG_CONFIDENCE);
+    const hidden = findings.filter((finding) => finding.confidence >= FLAG_CONFIDENCE && scored(finding, context.scoreInjection));
     for (const finding of hidden) {
       findings.push({ category: 'obfuscation', ruleId: 'obfuscation.encoded_payload', start: finding.start, end: finding.end, confidence: ENCODING_OBFUSCATION, family: 'base64_hex' });
     }

@@ -11,7 +11,8 @@ export interface GuardrailPolicy {
   blockedTopics: string[];
 }
 
-export type CheckReason = 'pii_detected' | 'injection_attempt' | 'secret_leaked' | 'policy_violation' | 'obfuscation';
+/** Why a check was not allowed (spec: Safety-check result `reason`). */
+export type CheckReason = 'pii_detected' | 'injection_attempt' | 'secret_leaked' | 'policy_violation';
 
 export type FindingCategory = 'pii' | 'injection' | 'secret' | 'policy' | 'obfuscation';
 
@@ -48,7 +49,19 @@ export interface CheckResult {
 
 export type CheckDirection = 'input' | 'output';
 
+export const CHECK_DIRECTIONS: readonly CheckDirection[] = ['input', 'output'];
+
 export interface CheckOptions {
-  /** `output` is model output (secret leakage, PII echo); adversarial-suffix detection is skipped there. */
+  /**
+   * `input` (default): a prompt or document on its way to a model; every detector runs and
+   * every finding is scored.
+   * `output`: the model's answer. Secret leakage, PII (echoed or produced) and project policy
+   * rules are detected and scored as on input. Injection phrases are still reported (finding
+   * and `injectionAttempt` flag, for the trace's security fields) but are not scored, so they
+   * never block an answer by themselves: an answer that quotes, explains or translates an
+   * attack is not an attack on this model, the input it answered was already checked, and
+   * whoever feeds the answer to another model checks it as that model's input. Adversarial
+   * suffixes are not searched in output (generated text is not optimised gibberish).
+   */
   direction?: CheckDirection;
 }

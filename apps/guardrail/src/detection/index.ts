@@ -13,5 +13,6 @@ export type {
   GuardrailPolicy,
   PiiEntity,
 } from './detection.types';
-export { checkText, MAX_INPUT_CHARS } from './check-text.usecase';
+export { assertCheckableInput, checkText, MAX_INPUT_CHARS, parseDirection, validatePolicy } from './check-text.usecase';
+export { CHECK_DIRECTIONS } from './detection.types';
 export { DEFAULT_RISK_THRESHOLD } from './policy/policy.detector';

@@ -4,6 +4,11 @@ import { boosted, contextBefore, type PiiCandidate } from './pii-candidate.model
  * Emails are found from each "@" outwards instead of with one regex: a regex with a repeated
  * local part backtracks on long "aaaa…" runs, while this scan touches every character at most
  * twice.
+ *
+ * Internationalized addresses (RFC 6531 local parts, IDN domains) count too: letters and marks
+ * of the Latin, Greek and Cyrillic scripts may appear in both parts ("renée@exemple.fr",
+ * "иван@почта.рф"). Scripts written without spaces (CJK, Thai, ...) are left out on purpose:
+ * an address glued to such text ("連絡先はtaro@example.jpまで") would swallow its neighbours.
  */
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
@@ -22,12 +27,19 @@ function charTable(chars: string): Uint8Array {
   return table;
 }
 
+const SPACED_SCRIPT_LETTER = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{M}]/u;
+
+function isInternationalChar(code: number): boolean {
+  // Letters beyond the BMP (surrogate pairs) are not part of these scripts' addresses.
+  return code >= 0xc0 && (code < 0xd800 || code > 0xdfff) && SPACED_SCRIPT_LETTER.test(String.fromCharCode(code));
+}
+
 function isLocalChar(code: number): boolean {
-  return code < 0x80 && LOCAL_CHARS[code] === 1;
+  return code < 0x80 ? LOCAL_CHARS[code] === 1 : isInternationalChar(code);
 }
 
 function isDomainChar(code: number): boolean {
-  return code < 0x80 && DOMAIN_CHARS[code] === 1;
+  return code < 0x80 ? DOMAIN_CHARS[code] === 1 : isInternationalChar(code);
 }
 
 export function recognizeEmails(text: string): PiiCandidate[] {
@@ -71,7 +83,8 @@ function validDomain(domain: string): boolean {
   const labels = domain.split('.');
   if (labels.length < 2) return false;
   const tld = labels[labels.length - 1]!;
-  if (!/^[A-Za-z]{2,24}$/.test(tld)) return false;
+  // ASCII, punycode ("xn--p1ai") or an IDN top-level domain in a supported script ("рф").
+  if (!/^(?:[A-Za-z]{2,24}|xn--[a-z0-9-]{1,59}|[\p{Script=Greek}\p{Script=Cyrillic}]{2,24})$/iu.test(tld)) return false;
   // RFC 2606 reserves these top-level domains; addresses in them reach nobody.
   if (RESERVED_TLDS.has(tld.toLowerCase())) return false;
   return labels.every((label) => label.length > 0 && label.length <= 63 && !label.startsWith('-') && !label.endsWith('-'));

@@ -24,6 +24,11 @@ describe('email recognizer', () => {
     expect(recognizeEmails(input)).toEqual([]);
   });
 
+  it('finds internationalized addresses in spaced scripts without swallowing neighbouring CJK text', () => {
+    const input = 'Écrivez à renée.dupont@exemple.fr, пишите иван@почта.рф, or müller@bücher.de; 連絡先はtaro@example.jpまで';
+    expect(texts(input, recognizeEmails(input))).toEqual(['renée.dupont@exemple.fr', 'иван@почта.рф', 'müller@bücher.de', 'taro@example.jp']);
+  });
+
   it('reads bracketed obfuscation', () => {
     const input = 'mail john.doe [at] example [dot] com';
     expect(texts(input, recognizeEmails(input))).toEqual(['john.doe [at] example [dot] com']);

@@ -12,7 +12,7 @@ const finding = (category: Finding['category'], ruleId: string, confidence: numb
 
 describe('assessRisk', () => {
   it('is zero without findings', () => {
-    expect(assessRisk([])).toEqual({ riskScore: 0, categoryScores: { pii: 0, injection: 0, secret: 0, policy: 0, obfuscation: 0 }, dominant: null });
+    expect(assessRisk([])).toEqual({ riskScore: 0, categoryScores: { pii: 0, injection: 0, secret: 0, policy: 0, obfuscation: 0 }, dominant: null, reason: null });
   });
 
   it('blocks a validated card alone but keeps an email borderline', () => {
@@ -33,5 +33,14 @@ describe('assessRisk', () => {
     expect(risk.riskScore).toBeLessThanOrEqual(1);
     expect(risk.dominant).toBe('pii');
     expect(assessRisk([finding('injection', 'x', 0.9, 'instruction_override'), finding('pii', 'pii.email', 0.9)]).dominant).toBe('injection');
+  });
+
+  it('names a content category as the reason even when obfuscation scores higher', () => {
+    const risk = assessRisk([finding('pii', 'pii.person', 0.6), finding('obfuscation', 'obfuscation.homoglyph', 0.9)]);
+    expect(risk.categoryScores.obfuscation).toBeGreaterThan(risk.categoryScores.pii);
+    expect(risk).toMatchObject({ dominant: 'pii', reason: 'pii_detected' });
+    expect(assessRisk([finding('obfuscation', 'obfuscation.invisible_characters', 0.8)])).toMatchObject({ dominant: 'obfuscation', reason: 'injection_attempt' });
+    expect(assessRisk([finding('secret', 'secret.github-pat', 0.95)]).reason).toBe('secret_leaked');
+    expect(assessRisk([finding('policy', 'policy.blocked_term.0', 0.95)]).reason).toBe('policy_violation');
   });
 });

@@ -6,7 +6,10 @@ import type { CheckReason, Finding, FindingCategory } from '../detection.types';
  *   severity(f)  = weight(f) × confidence(f)                 each in [0, 1]
  *   category(k)  = 1 − Π over findings f in k of (1 − severity(f))     noisy-OR
  *   riskScore    = 1 − Π over categories k of (1 − category(k))
- *   reason       = the category with the highest category(k)
+ *   reason       = the content category (secret, injection, policy, pii) with the highest
+ *                  category(k); obfuscation alone names no content, so when it is the only
+ *                  evidence the reason is injection_attempt (hiding text from the checks is an
+ *                  evasion attempt, the "encoded payloads" family)
  *
  * Noisy-OR treats findings as independent evidence: it never exceeds 1, one strong finding
  * dominates, and several weak ones accumulate. Weights encode how harmful a finding of that
@@ -17,6 +20,8 @@ import type { CheckReason, Finding, FindingCategory } from '../detection.types';
  *     plus a phone stays just below 0.7, adding a name crosses it (a full contact record);
  *   - obfuscation alone is borderline (weight 0.5) and lifts any finding it hides.
  * A check is blocked when riskScore >= the project's riskThreshold (default 0.7).
+ * Which findings are scored depends on the direction (see checkText): on model output,
+ * injection findings are reported but not scored.
  */
 const PII_WEIGHTS: Readonly<Record<string, number>> = {
   credit_card: 0.95,
@@ -57,7 +62,7 @@ export const REASONS: Readonly<Record<FindingCategory, CheckReason>> = {
   injection: 'injection_attempt',
   secret: 'secret_leaked',
   policy: 'policy_violation',
-  obfuscation: 'obfuscation',
+  obfuscation: 'injection_attempt',
 };
 
 export function findingWeight(finding: Finding): number {
@@ -69,7 +74,10 @@ export function findingWeight(finding: Finding): number {
 export interface RiskAssessment {
   riskScore: number;
   categoryScores: Record<FindingCategory, number>;
+  /** The highest-scoring content category; `obfuscation` only when nothing else was found. */
   dominant: FindingCategory | null;
+  /** What a blocked check reports: REASONS[dominant], null without findings. */
+  reason: CheckReason | null;
 }
 
 export function assessRisk(findings: readonly Finding[]): RiskAssessment {
@@ -85,8 +93,10 @@ export function assessRisk(findings: readonly Finding[]): RiskAssessment {
     const score = 1 - remaining[category];
     categoryScores[category] = score;
     clean *= remaining[category];
+    // Obfuscation lifts the score but does not name the reason while content was found.
+    if (category === 'obfuscation' && dominant !== null) continue;
     if (score > 0 && (dominant === null || score > categoryScores[dominant])) dominant = category;
   }
   // Rounded so equal inputs give byte-equal results across runs and platforms.
-  return { riskScore: Math.round((1 - clean) * 10_000) / 10_000, categoryScores, dominant };
+  return { riskScore: Math.round((1 - clean) * 10_000) / 10_000, categoryScores, dominant, reason: dominant === null ? null : REASONS[dominant] };
 }

@@ -32,11 +32,20 @@ export interface Policy {
 
 export interface CheckRequest {
   text: string;
+  /**
+   * Explicit policy for this check. When absent and project_id is set, the project's
+   * settings.policy_rules and settings.risk_threshold (from control-plane) apply.
+   */
   policy:
     | Policy
     | undefined;
-  /** input | output */
+  /** input (default) | output (the model's answer: secret leakage, PII echo, policy terms). */
   direction: string;
+  /**
+   * Project whose policy applies when `policy` is not sent. API-key callers may only name
+   * their own project; it defaults to it.
+   */
+  projectId: number;
 }
 
 export interface PiiEntity {
@@ -191,7 +200,7 @@ export const Policy: MessageFns<Policy> = {
 };
 
 function createBaseCheckRequest(): CheckRequest {
-  return { text: "", policy: undefined, direction: "" };
+  return { text: "", policy: undefined, direction: "", projectId: 0 };
 }
 
 export const CheckRequest: MessageFns<CheckRequest> = {
@@ -204,6 +213,9 @@ export const CheckRequest: MessageFns<CheckRequest> = {
     }
     if (message.direction !== "") {
       writer.uint32(26).string(message.direction);
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(32).int64(message.projectId);
     }
     return writer;
   },
@@ -245,6 +257,14 @@ export const CheckRequest: MessageFns<CheckRequest> = {
             message.direction = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -262,6 +282,11 @@ export const CheckRequest: MessageFns<CheckRequest> = {
       text: isSet(object.text) ? globalThis.String(object.text) : "",
       policy: isSet(object.policy) ? Policy.fromJSON(object.policy) : undefined,
       direction: isSet(object.direction) ? globalThis.String(object.direction) : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
     };
   },
 
@@ -275,6 +300,9 @@ export const CheckRequest: MessageFns<CheckRequest> = {
     }
     if (message.direction !== "") {
       obj.direction = message.direction;
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
     }
     return obj;
   },
@@ -801,6 +829,17 @@ export const GuardrailServiceClient = makeGenericClientConstructor(
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
