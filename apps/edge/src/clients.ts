@@ -1,5 +1,5 @@
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
-import { controlplane, guardrail, ledger, providerproxy, router } from '@gateway/proto';
+import { analytics, controlplane, guardrail, insights, ledger, providerproxy, replay, router } from '@gateway/proto';
 import type { EdgeEnv } from './env';
 
 export interface EdgeClients {
@@ -8,6 +8,9 @@ export interface EdgeClients {
   guardrail: ServiceClient<typeof guardrail.GuardrailServiceService>;
   router: ServiceClient<typeof router.RouterServiceService>;
   providerProxy: ServiceClient<typeof providerproxy.ProviderProxyServiceService>;
+  analytics: ServiceClient<typeof analytics.AnalyticsServiceService>;
+  insights: ServiceClient<typeof insights.InsightsServiceService>;
+  replay: ServiceClient<typeof replay.ReplayServiceService>;
   close(): void;
 }
 
@@ -20,6 +23,9 @@ export function createEdgeClients(env: EdgeEnv): EdgeClients {
     router: createServiceClient(router.RouterServiceService, { address: env.ROUTER_ADDRESS, ...common }),
     // A model call is not retried on UNAVAILABLE by the client: provider-proxy owns retries.
     providerProxy: createServiceClient(providerproxy.ProviderProxyServiceService, { address: env.PROVIDER_PROXY_ADDRESS, ...common, deadlineMs: env.MODEL_CALL_DEADLINE_MS, retries: 0 }),
+    analytics: createServiceClient(analytics.AnalyticsServiceService, { address: env.ANALYTICS_ADDRESS, ...common }),
+    insights: createServiceClient(insights.InsightsServiceService, { address: env.INSIGHTS_ADDRESS, ...common }),
+    replay: createServiceClient(replay.ReplayServiceService, { address: env.REPLAY_WORKER_ADDRESS, ...common }),
   };
   return {
     ...clients,
