@@ -99,6 +99,12 @@ const HANDWRITTEN: readonly string[] = [
   `My SSN is ${m('us_ssn', '287-65-4321')} and my wife's is ${m('us_ssn', '287-65-4329')}.`,
   `Patient ID 88213 · ${m('person', 'Olivia Brown')} · DOB ${m('date_of_birth', '1962-11-30')} · allergies: penicillin`,
   `Ciao, sono ${m('person', 'Giulia Romano')}! Il mio cellulare è ${m('phone', '+39 347 555 1234')}.`,
+  // Internationalized addresses (RFC 6531 local parts, IDN domains), and one glued to CJK text.
+  `Écrivez-moi à ${m('email', 'renée.dupont@exemple.fr')} 📬 merci !`,
+  `Пишите на ${m('email', 'иван.петров@почта.рф')}, пожалуйста.`,
+  `Contato: ${m('email', 'joão.gonçalves@exemplo.com.br')} (resposta em 24h)`,
+  `decomposed accent: mail ${m('email', 'rene\u0301e@example.ca')} today`,
+  `連絡先は${m('email', 'taro.yamada@example.jp')}までお願いします。`,
 ];
 
 export function buildPiiCases(random: Random): EvalCase[] {
