@@ -1,103 +1,57 @@
-import type { CallContext, ServiceHandlers } from '@gateway/grpc';
-import { DomainError } from '@gateway/errors';
+import type { ServiceHandlers } from '@gateway/grpc';
 import { controlplane } from '@gateway/proto';
-import { requireUser } from './actor';
-import type { SessionsUseCase, UserView } from './identity/sessions.usecase';
-import type { ApiKeysUseCase, ApiKeyView } from './keys/api-keys.usecase';
-import type { ModelsUseCase, ModelView } from './models/models.usecase';
-import type { ProjectsUseCase, ProjectView } from './projects/projects.usecase';
+import type { AuditUseCase } from './audit/audit.usecase';
+import { auditHandlers } from './audit/audit.grpc';
+import { identityHandlers } from './identity/identity.grpc';
+import type { InvitesUseCase } from './identity/invites.usecase';
+import type { MfaUseCase } from './identity/mfa.usecase';
+import type { SessionsUseCase } from './identity/sessions.usecase';
+import type { ApiKeysUseCase } from './keys/api-keys.usecase';
+import { keyHandlers } from './keys/keys.grpc';
+import type { ModelsUseCase } from './models/models.usecase';
+import type { BlockedIpsUseCase } from './organization/blocked-ips.usecase';
+import type { ProjectsUseCase } from './projects/projects.usecase';
+import { projectHandlers } from './projects/projects.grpc';
 
 export interface ControlPlaneUseCases {
   sessions: SessionsUseCase;
+  mfa: MfaUseCase;
+  invites: InvitesUseCase;
   projects: ProjectsUseCase;
   models: ModelsUseCase;
   keys: ApiKeysUseCase;
+  audit: AuditUseCase;
+  blockedIps: BlockedIpsUseCase;
   keyCacheTtlMs: number;
 }
 
-const toUser = (user: UserView): controlplane.User => ({ ...user });
+type Handlers = ServiceHandlers<typeof controlplane.ControlPlaneServiceService>;
 
-const toProject = (project: ProjectView): controlplane.Project => ({ ...project });
+/**
+ * Which credential each RPC accepts.
+ * - API key (internal teams): only reads of the key's own project — ListProjects (answers that
+ *   one project), GetProject, GetProjectPolicy, ListModels, GetModel. An actor in the message is
+ *   ignored; the key is the actor. Every other RPC refuses an API key with UNAUTHENTICATED.
+ * - Service credential with a session actor (edge acting for a dashboard user): projects, models,
+ *   keys, MFA, invites, audit list, blocked IPs; roles are checked per use case.
+ * - Service credential alone: Login, GetSession, Logout, AcceptInvite, VerifyEmail, Bootstrap,
+ *   CreateOrganization, ResolveModelCredentials, VerifyApiKey, RecordKeyTrip, TouchKeys,
+ *   RecordPerimeterBlock, GetProjectPolicy (any project: router, guardrail, agents).
+ */
+export const API_KEY_METHODS: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>(['listProjects', 'getProject', 'getProjectPolicy', 'listModels', 'getModel']);
 
-const toModel = (model: ModelView): controlplane.ModelDefinition => ({ ...model });
+export const SERVICE_ONLY_METHODS: ReadonlySet<string> = new Set(
+  Object.entries(controlplane.ControlPlaneServiceService)
+    .filter(([name]) => !API_KEY_METHODS.has(name as keyof Handlers))
+    .map(([, method]) => method.path),
+);
 
-const toKey = (key: ApiKeyView): controlplane.ApiKey => ({
-  ...key,
-  hourlyLimit: key.hourlyLimit ?? undefined,
-  expiresAt: key.expiresAt ?? undefined,
-  lastUsed: key.lastUsed ?? undefined,
-});
-
-function requireService(ctx: CallContext): void {
-  if (ctx.principal.kind !== 'service') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
-}
-
-/** Thin adapter: proto in, one use case, proto out. */
-export function controlPlaneHandlers(useCases: ControlPlaneUseCases): Partial<ServiceHandlers<typeof controlplane.ControlPlaneServiceService>> {
-  const { sessions, projects, models, keys } = useCases;
+/** Thin adapters: proto in, one use case, proto out. Every RPC of the contract is implemented. */
+export function controlPlaneHandlers(useCases: ControlPlaneUseCases): Handlers {
   return {
-    bootstrap: async (req, ctx) => {
-      requireService(ctx);
-      const result = await sessions.bootstrap(req.email, req.password, req.organizationName || 'Default organization');
-      return { user: toUser(result.user), created: result.created };
-    },
-    login: async (req, ctx) => {
-      requireService(ctx);
-      const result = await sessions.login(req.email, req.password, { ip: req.ip, userAgent: req.userAgent });
-      return { sessionToken: result.token, user: toUser(result.user), mfaRequired: false, expiresAt: result.expiresAt.toISOString() };
-    },
-    getSession: async (req, ctx) => {
-      requireService(ctx);
-      const { user, expiresAt } = await sessions.resolve(req.sessionToken);
-      return {
-        user: toUser(user),
-        actor: { userId: user.id, organizationId: user.organizationId, role: user.role, keyId: '', ip: '', userAgent: '' },
-        expiresAt: expiresAt.toISOString(),
-      };
-    },
-    logout: async (req, ctx) => {
-      requireService(ctx);
-      await sessions.logout(req.sessionToken, { ip: req.actor?.ip ?? '', userAgent: req.actor?.userAgent ?? '' });
-      return {};
-    },
-    listProjects: async (req) => ({ projects: (await projects.list(requireUser(req.actor))).map(toProject) }),
-    createProject: async (req) => toProject(await projects.create(requireUser(req.actor), { name: req.name, description: req.description, settings: req.settings })),
-    getProject: async (req) => toProject(await projects.get(requireUser(req.actor), req.projectId)),
-    updateProject: async (req) =>
-      toProject(await projects.update(requireUser(req.actor), req.projectId, { name: req.name, description: req.description, status: req.status, settings: req.settings })),
-    getProjectPolicy: async (req, ctx) => {
-      requireService(ctx);
-      // Service callers (router, guardrail, agents) know the project id, not the organization.
-      const project = await projects.getById(req.projectId);
-      return { project: toProject(project), models: (await models.list(project, req.projectId)).map(toModel) };
-    },
-    listModels: async (req) => ({ models: (await models.list(requireUser(req.actor), req.projectId)).map(toModel) }),
-    createModel: async (req) => toModel(await models.create(requireUser(req.actor), req.projectId, req.fields ?? {})),
-    resolveModelCredentials: async (req, ctx) => {
-      requireService(ctx);
-      const resolved = await models.resolveCredentials(req.projectId, req.identifiers);
-      return { models: resolved.map((entry) => ({ model: toModel(entry.model), apiKey: entry.apiKey })) };
-    },
-    listKeys: async (req) => ({ keys: (await keys.list(requireUser(req.actor))).map(toKey) }),
-    createKey: async (req) => {
-      const created = await keys.create(requireUser(req.actor), {
-        name: req.name,
-        projectId: req.projectId,
-        hourlyLimit: req.hourlyLimit,
-        expiresAt: req.expiresAt,
-        loopGuardExempt: req.loopGuardExempt,
-      });
-      return { key: toKey(created.view), rawKey: created.rawKey };
-    },
-    updateKey: async (req) => toKey(await keys.update(requireUser(req.actor), req.keyId, { status: req.status, hourlyLimit: req.clearHourlyLimit ? null : req.hourlyLimit })),
-    deleteKey: async (req) => {
-      await keys.revoke(requireUser(req.actor), req.keyId);
-      return {};
-    },
-    verifyApiKey: async (req, ctx) => {
-      requireService(ctx);
-      const principal = await keys.verify(req.rawKey);
-      return { ...principal, hourlyLimit: principal.hourlyLimit ?? undefined, monthlyBudgetUsd: principal.monthlyBudgetUsd ?? undefined, cacheTtlMs: useCases.keyCacheTtlMs };
-    },
+    ...identityHandlers(useCases),
+    ...projectHandlers(useCases),
+    ...keyHandlers(useCases),
+    ...auditHandlers(useCases),
   };
 }

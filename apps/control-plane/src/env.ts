@@ -12,6 +12,20 @@ export const controlPlaneEnvSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Sessions live this long (hours) unless revoked. */
   SESSION_TTL_HOURS: env.number(12, 0.001),
+  /** Login throttling: failed attempts (password or MFA code) allowed per account / per IP within the window. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: env.int(5, 1),
+  LOGIN_MAX_FAILURES_PER_IP: env.int(20, 1),
+  LOGIN_THROTTLE_WINDOW_SECONDS: env.int(900, 1),
+  /** Issuer shown by authenticator apps for TOTP. */
+  MFA_ISSUER: z.string().min(1).max(64).default('Governed AI Gateway'),
+  INVITE_TTL_HOURS: env.number(72, 0.001),
+  EMAIL_VERIFICATION_TTL_HOURS: env.number(48, 0.001),
+  /** Durable consumer of step.recorded that keeps total_monthly_spend (one per deployment). */
+  CONTROL_PLANE_SPEND_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('control-plane-spend'),
+  /** perimeter_block rows stored per client IP and minute (per replica); beyond that they are only counted. */
+  PERIMETER_AUDIT_PER_IP_PER_MINUTE: env.int(60, 1),
+  /** How often expired sessions, old throttle rows and processed event ids are pruned (ms). */
+  MAINTENANCE_INTERVAL_MS: env.int(3_600_000, 1_000),
   /** How long edge may cache a verified API key (ms); key.changed events invalidate sooner. */
   KEY_CACHE_TTL_MS: env.int(30_000),
   /** `id:base64(32 bytes)[,id:base64...]`: the first encrypts model api_keys, all decrypt. */

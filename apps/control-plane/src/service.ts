@@ -5,16 +5,24 @@ import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalC
 import { DomainError } from '@gateway/errors';
 import { GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { controlplane, EVENT_STREAM } from '@gateway/proto';
+import { controlplane, EVENT_STREAM, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
-import { controlPlaneHandlers } from './control-plane.grpc';
+import { AuditUseCase } from './audit/audit.usecase';
+import { controlPlaneHandlers, SERVICE_ONLY_METHODS } from './control-plane.grpc';
 import { createControlPlaneDb } from './database';
 import type { ControlPlaneEnv } from './env';
+import { AuthThrottle } from './identity/auth-throttle';
+import { InvitesUseCase } from './identity/invites.usecase';
+import { MfaUseCase } from './identity/mfa.usecase';
 import { SessionsUseCase } from './identity/sessions.usecase';
 import { ApiKeysUseCase } from './keys/api-keys.usecase';
+import { startPruneJob } from './maintenance/prune.job';
 import { ModelsUseCase } from './models/models.usecase';
 import { SecretBox } from './models/secret-box';
+import { BlockedIpsUseCase } from './organization/blocked-ips.usecase';
 import { ProjectsUseCase } from './projects/projects.usecase';
+import { RecordSpendUseCase } from './spend/record-spend.usecase';
+import { stepRecordedHandler } from './spend/step-recorded.handler';
 
 export interface RunningService {
   grpcPort: number;
@@ -39,15 +47,33 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const relay = startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
 
   const secrets = new SecretBox(env.GATEWAY_ENCRYPTION_KEYS);
-  const sessions = new SessionsUseCase(db, env.SESSION_TTL_HOURS);
+  const throttle = new AuthThrottle(db, { maxPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: env.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS });
+  const sessions = new SessionsUseCase(db, env.SESSION_TTL_HOURS, throttle, secrets);
+  const mfa = new MfaUseCase(db, sessions, throttle, secrets, env.MFA_ISSUER);
+  const invites = new InvitesUseCase(db, secrets, logger, { inviteTtlHours: env.INVITE_TTL_HOURS, emailVerificationTtlHours: env.EMAIL_VERIFICATION_TTL_HOURS });
   const projects = new ProjectsUseCase(db);
   const models = new ModelsUseCase(db, projects, secrets);
-  const keys = new ApiKeysUseCase(db, projects);
+  const keys = new ApiKeysUseCase(db, projects, env.DATABASE_SCHEMA);
+  const audit = new AuditUseCase(db, { perIpPerMinute: env.PERIMETER_AUDIT_PER_IP_PER_MINUTE });
+  const blockedIps = new BlockedIpsUseCase(db);
+  const spend = new RecordSpendUseCase(db);
 
   if (env.GATEWAY_BOOTSTRAP_EMAIL && env.GATEWAY_BOOTSTRAP_PASSWORD) {
     const result = await sessions.bootstrap(env.GATEWAY_BOOTSTRAP_EMAIL, env.GATEWAY_BOOTSTRAP_PASSWORD, 'Default organization');
     if (result.created) logger.info({ email: result.user.email }, 'bootstrap owner created');
   }
+
+  // total_monthly_spend: every recorded step's cost, once per event id.
+  const spendSubscription = await bus.subscribe({ durable: env.CONTROL_PLANE_SPEND_DURABLE, subject: Subjects.stepRecorded, maxDeliver: 20, ackWaitMs: 30_000 }, stepRecordedHandler(spend));
+  const prune = startPruneJob(
+    [
+      { name: 'sessions', run: () => sessions.pruneSessions() },
+      { name: 'auth_failures', run: () => throttle.prune() },
+      { name: 'processed_events', run: () => spend.prune(7) },
+    ],
+    env.MAINTENANCE_INTERVAL_MS,
+    logger,
+  );
 
   const metrics = createServiceMetrics('control-plane', !overrides.bus);
   const server = new GrpcServer({
@@ -55,12 +81,13 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
     logger,
     internalToken: env.GATEWAY_INTERNAL_TOKEN,
     metrics,
+    serviceOnlyMethods: SERVICE_ONLY_METHODS,
     verifyApiKey: async (rawKey) => {
       const principal = await keys.verify(rawKey);
       if (principal.status !== 'active') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
       return { kind: 'api_key', keyId: principal.keyId, projectId: principal.projectId, organizationId: principal.organizationId };
     },
-  }).add(controlplane.ControlPlaneServiceService, controlPlaneHandlers({ sessions, projects, models, keys, keyCacheTtlMs: env.KEY_CACHE_TTL_MS }));
+  }).add(controlplane.ControlPlaneServiceService, controlPlaneHandlers({ sessions, mfa, invites, projects, models, keys, audit, blockedIps, keyCacheTtlMs: env.KEY_CACHE_TTL_MS }));
   const grpcPort = await server.listen(env.CONTROL_PLANE_HOST, env.CONTROL_PLANE_PORT);
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.CONTROL_PLANE_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'control-plane listening');
@@ -71,6 +98,8 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
     stop: async () => {
       await server.shutdown();
       await ops.close();
+      await spendSubscription.stop();
+      await prune.stop();
       await relay.flush();
       await relay.stop();
       if (!overrides.bus) await bus.close();

@@ -1,12 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { encodeEvent } from '@gateway/bus';
-import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
-import { events, Subjects } from '@gateway/proto';
 import type { ControlPlaneDb } from '../database';
-import type { ApiKey as ApiKeyRow, Prisma } from '../generated/prisma/client';
+import type { ApiKey as ApiKeyRow } from '../generated/prisma/client';
 import { requireRole, type SessionActor } from '../actor';
+import { recordAudit } from '../audit/audit.repository';
 import type { ProjectsUseCase } from '../projects/projects.usecase';
+import { currentMonthSpend } from '../spend/monthly-spend.repository';
+import { emitKeyChanged } from './key-events';
+
+export { emitKeyChanged } from './key-events';
 
 export interface ApiKeyView {
   id: string;
@@ -27,45 +29,62 @@ export interface KeyPrincipalView {
   keyId: string;
   projectId: number;
   organizationId: number;
+  /** active | tripped | loop_detected | revoked | expired */
   status: string;
   hourlyLimit: number | null;
   loopGuardExempt: boolean;
   projectStatus: string;
   monthlyBudgetUsd: number | null;
+  projectMonthlySpendUsd: number;
+  blockedIps: string[];
+  /** ms until expires_at (null = no expiry): a cached answer must not outlive the key. */
+  expiresInMs: number | null;
 }
 
 const KEY_STATUSES = ['active', 'tripped', 'loop_detected'] as const;
+const TRIP_STATUSES = ['tripped', 'loop_detected'] as const;
+const KEY_ID = /^ak_[0-9a-f]{4,64}$/;
+const MAX_TOUCH_BATCH = 10_000;
 // The secret is 256 random bits, so a single SHA-256 is enough (no dictionary to slow down).
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const unauthorized = () => new DomainError('UNAUTHENTICATED', 'Unauthorized');
 
-export async function emitKeyChanged(tx: Prisma.TransactionClient, row: ApiKeyRow, status = row.status): Promise<void> {
-  await addToOutbox(
-    tx,
-    encodeEvent(Subjects.keyChanged, events.KeyChanged, {
-      keyId: row.id,
-      projectId: Number(row.projectId),
-      status,
-      hourlyLimit: row.hourlyLimit ?? undefined,
-      loopInterventionCount: row.loopInterventionCount,
-    }),
-  );
+function fail(errors: string[]): never {
+  throw new DomainError('VALIDATION_FAILED', errors.join(', '), { errors });
 }
 
+function hourlyLimitErrors(value: number | null | undefined): string[] {
+  return value !== undefined && value !== null && (!Number.isFinite(value) || value < 0) ? ['Hourly limit must be a non-negative number'] : [];
+}
+
+/**
+ * Project-scoped API keys `ak_<16 hex>.<43 chars base64url = 256 bits>`. Only a SHA-256 of the
+ * secret is stored and compared in constant time; `raw_key` is answered once, at creation.
+ * Listing is open to every member of the organization; creating, changing and revoking need
+ * admin or owner. Every status change publishes key.changed so edge drops its cached principal.
+ */
 export class ApiKeysUseCase {
-  constructor(private readonly db: ControlPlaneDb, private readonly projects: ProjectsUseCase) {}
+  constructor(private readonly db: ControlPlaneDb, private readonly projects: ProjectsUseCase, private readonly schema: string) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  }
 
   async create(actor: SessionActor, input: { name: string; projectId: number; hourlyLimit?: number; expiresAt?: string; loopGuardExempt?: boolean }): Promise<{ view: ApiKeyView; rawKey: string }> {
     requireRole(actor, ['owner', 'admin']);
     const errors: string[] = [];
     if (!input.name || input.name.trim() === '') errors.push("Name can't be blank");
-    if (input.hourlyLimit !== undefined && (!Number.isFinite(input.hourlyLimit) || input.hourlyLimit < 0)) errors.push('Hourly limit must be a non-negative number');
+    else if (input.name.trim().length > 200) errors.push('Name is too long (maximum is 200 characters)');
+    errors.push(...hourlyLimitErrors(input.hourlyLimit));
     let expiresAt: Date | undefined;
     if (input.expiresAt !== undefined) {
+      // ISO8601 date-time with an explicit zone, in the future.
+      const wellFormed = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(input.expiresAt);
       expiresAt = new Date(input.expiresAt);
-      if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now()) errors.push('Expires at must be a future ISO8601 time');
+      if (!wellFormed || Number.isNaN(expiresAt.getTime())) errors.push('Expires at must be an ISO8601 time');
+      else if (expiresAt.getTime() <= Date.now()) errors.push('Expires at must be in the future');
     }
-    if (errors.length > 0) throw new DomainError('VALIDATION_FAILED', errors.join(', '), { errors });
+    if (errors.length > 0) fail(errors);
     const project = await this.projects.findOwned(actor, input.projectId);
+    if (project.status === 'archived') fail(['Project is archived']);
     const id = `ak_${randomBytes(8).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const rawKey = `${id}.${secret}`;
@@ -76,6 +95,7 @@ export class ApiKeysUseCase {
         organizationId: project.organizationId,
         name: input.name.trim(),
         secretHash: hashSecret(secret),
+        // First 6 and last 4 characters: enough to recognise a key, useless to use it.
         masked: `${rawKey.slice(0, 6)}...${rawKey.slice(-4)}`,
         hourlyLimit: input.hourlyLimit ?? null,
         expiresAt: expiresAt ?? null,
@@ -93,43 +113,50 @@ export class ApiKeysUseCase {
   }
 
   /**
-   * Verifies `ak_<hex>.<secret>`: unknown, wrong secret, revoked, expired or paused keys are all
-   * "Unauthorized" to the caller; `cause` tells edge which perimeter_block to record.
+   * Verifies `ak_<hex>.<secret>`. Malformed, unknown or wrong-secret credentials are
+   * UNAUTHENTICATED (edge: invalid_key). A genuine key answers its principal whatever its
+   * status, with `expired` for a key past expires_at and `revoked` for a deleted one, so edge
+   * can refuse it (401) and record the right perimeter_block cause.
    */
   async verify(rawKey: string): Promise<KeyPrincipalView> {
     const dot = rawKey.indexOf('.');
     const id = dot > 0 ? rawKey.slice(0, dot) : '';
     const secret = dot > 0 ? rawKey.slice(dot + 1) : '';
-    if (!/^ak_[0-9a-f]{4,64}$/.test(id) || !secret) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+    if (!KEY_ID.test(id) || !secret || secret.length > 256) throw unauthorized();
     const row = await this.db.apiKey.findUnique({ where: { id } });
     const expected = Buffer.from(row?.secretHash ?? '0'.repeat(64), 'hex');
     const actual = Buffer.from(hashSecret(secret), 'hex');
     const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
-    if (!row || !matches || row.status === 'revoked') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+    if (!row || !matches) throw unauthorized();
     const project = await this.db.project.findUnique({ where: { id: row.projectId } });
-    if (!project) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+    const organization = await this.db.organization.findUnique({ where: { id: row.organizationId }, select: { blockedIps: true } });
+    if (!project) throw unauthorized();
     const budget = (project.settings as Record<string, unknown> | null)?.monthly_budget_usd;
+    const spend = await currentMonthSpend(this.db, [project.id]);
+    const expired = row.expiresAt !== null && row.expiresAt.getTime() <= Date.now();
     return {
       keyId: row.id,
       projectId: Number(row.projectId),
       organizationId: Number(row.organizationId),
-      status: row.status,
+      status: row.status === 'revoked' ? 'revoked' : expired ? 'expired' : row.status,
       hourlyLimit: row.hourlyLimit,
       loopGuardExempt: row.loopGuardExempt,
       projectStatus: project.status,
       monthlyBudgetUsd: typeof budget === 'number' ? budget : null,
+      projectMonthlySpendUsd: spend.get(project.id) ?? 0,
+      blockedIps: organization?.blockedIps ?? [],
+      expiresInMs: row.expiresAt === null ? null : Math.max(0, row.expiresAt.getTime() - Date.now()),
     };
   }
 
+  /** PATCH status (active | tripped | loop_detected) and/or hourly_limit (null = no cap). */
   async update(actor: SessionActor, keyId: string, patch: { status?: string; hourlyLimit?: number | null }): Promise<ApiKeyView> {
     requireRole(actor, ['owner', 'admin']);
-    const row = await this.db.apiKey.findFirst({ where: { id: keyId, organizationId: BigInt(actor.organizationId), status: { not: 'revoked' } } });
-    if (!row) throw new DomainError('NOT_FOUND', 'Not found');
+    const row = await this.findOwned(actor, keyId);
     const errors: string[] = [];
     if (patch.status !== undefined && !(KEY_STATUSES as readonly string[]).includes(patch.status)) errors.push(`Status must be one of ${KEY_STATUSES.join(', ')}`);
-    if (patch.hourlyLimit !== undefined && patch.hourlyLimit !== null && (!Number.isFinite(patch.hourlyLimit) || patch.hourlyLimit < 0)) errors.push('Hourly limit must be a non-negative number');
-    if (errors.length > 0) throw new DomainError('VALIDATION_FAILED', errors.join(', '), { errors });
+    errors.push(...hourlyLimitErrors(patch.hourlyLimit));
+    if (errors.length > 0) fail(errors);
     const updated = await this.db.$transaction(async (tx) => {
       const next = await tx.apiKey.update({ where: { id: row.id }, data: { status: patch.status, hourlyLimit: patch.hourlyLimit } });
       await emitKeyChanged(tx, next);
@@ -141,12 +168,76 @@ export class ApiKeysUseCase {
 
   async revoke(actor: SessionActor, keyId: string): Promise<void> {
     requireRole(actor, ['owner', 'admin']);
-    const row = await this.db.apiKey.findFirst({ where: { id: keyId, organizationId: BigInt(actor.organizationId), status: { not: 'revoked' } } });
-    if (!row) throw new DomainError('NOT_FOUND', 'Not found');
+    const row = await this.findOwned(actor, keyId);
     await this.db.$transaction(async (tx) => {
       const next = await tx.apiKey.update({ where: { id: row.id }, data: { status: 'revoked' } });
       await emitKeyChanged(tx, next);
     });
+  }
+
+  /**
+   * Edge reports a protection trip. `loop_detected` counts one loop intervention and is audited
+   * (perimeter_block, cause loop_detected); `tripped` (hourly spend cap) is audited with cause
+   * hourly_limit. Both publish key.changed. A key already in that status is left as is (edge
+   * replicas may report the same trip), so the count is per halt, not per report.
+   */
+  async recordTrip(input: { keyId: string; status: string; ip: string; userAgent: string }): Promise<ApiKeyView> {
+    if (!(TRIP_STATUSES as readonly string[]).includes(input.status)) fail([`Status must be one of ${TRIP_STATUSES.join(', ')}`]);
+    const row = KEY_ID.test(input.keyId) ? await this.db.apiKey.findUnique({ where: { id: input.keyId } }) : null;
+    if (!row || row.status === 'revoked') throw new DomainError('NOT_FOUND', 'Not found');
+    const updated = await this.db.$transaction(async (tx) => {
+      // Conditional on the current status, so concurrent reports count one halt.
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: row.id, status: { notIn: [input.status, 'revoked'] } },
+        data: { status: input.status, ...(input.status === 'loop_detected' ? { loopInterventionCount: { increment: 1 } } : {}) },
+      });
+      const next = await tx.apiKey.findUniqueOrThrow({ where: { id: row.id } });
+      if (count === 1) {
+        await emitKeyChanged(tx, next);
+        await recordAudit(tx, {
+          organizationId: Number(row.organizationId),
+          event: 'perimeter_block',
+          ip: input.ip.slice(0, 64),
+          userAgent: input.userAgent.slice(0, 512),
+          metadata: { cause: input.status === 'loop_detected' ? 'loop_detected' : 'hourly_limit', key_id: row.id, project_id: Number(row.projectId), loop_intervention_count: next.loopInterventionCount },
+        });
+      }
+      return next;
+    });
+    const project = await this.db.project.findUnique({ where: { id: updated.projectId } });
+    return this.toView(updated, project?.name ?? '');
+  }
+
+  /**
+   * last_used for a batch of keys (edge collects uses in memory and sends them every few
+   * seconds): one UPDATE for the whole batch, only ever moving a timestamp forward, and never
+   * past now. Unknown ids and unparseable times are ignored.
+   */
+  async touch(lastUsed: Record<string, string>): Promise<number> {
+    const now = Date.now();
+    const ids: string[] = [];
+    const times: string[] = [];
+    for (const [id, at] of Object.entries(lastUsed).slice(0, MAX_TOUCH_BATCH)) {
+      const time = new Date(at).getTime();
+      if (!KEY_ID.test(id) || Number.isNaN(time)) continue;
+      ids.push(id);
+      times.push(new Date(Math.min(time, now)).toISOString());
+    }
+    if (ids.length === 0) return 0;
+    const table = `"${this.schema}"."api_keys"`;
+    return this.db.$executeRawUnsafe(
+      `UPDATE ${table} AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.at), v.at)
+       FROM (SELECT unnest($1::text[]) AS id, unnest($2::timestamptz[]) AS at) AS v
+       WHERE k.id = v.id`,
+      ids,
+      times,
+    );
+  }
+
+  private async findOwned(actor: SessionActor, keyId: string): Promise<ApiKeyRow> {
+    const row = KEY_ID.test(keyId) ? await this.db.apiKey.findFirst({ where: { id: keyId, organizationId: BigInt(actor.organizationId), status: { not: 'revoked' } } }) : null;
+    if (!row) throw new DomainError('NOT_FOUND', 'Not found');
+    return row;
   }
 
   private toView(row: ApiKeyRow, projectName: string): ApiKeyView {

@@ -4,8 +4,10 @@ import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { ControlPlaneDb } from '../database';
 import type { Prisma, Project as ProjectRow } from '../generated/prisma/client';
-import { requireRole, type SessionActor } from '../actor';
-import { mergeSettings, validateSettings } from './project-settings';
+import { requireRole, type Scope, type SessionActor } from '../actor';
+import { emitKeyChanged } from '../keys/key-events';
+import { currentMonthSpend } from '../spend/monthly-spend.repository';
+import { isPlainObject, mergeSettings, validateSettings } from './project-settings';
 
 export interface ProjectView {
   id: number;
@@ -14,11 +16,15 @@ export interface ProjectView {
   description: string;
   status: string;
   settings: Record<string, unknown>;
+  /** USD spent in the current UTC month (from step.recorded events). */
   totalMonthlySpend: number;
   createdAt: string;
 }
 
 export type ProjectChange = 'created' | 'updated' | 'archived' | 'deleted' | 'models_changed';
+export const PROJECT_STATUSES = ['active', 'archived'] as const;
+const NAME_MAX = 200;
+const DESCRIPTION_MAX = 10_000;
 
 export async function emitProjectChanged(tx: Prisma.TransactionClient, projectId: bigint, organizationId: bigint, change: ProjectChange): Promise<void> {
   await addToOutbox(tx, encodeEvent(Subjects.projectChanged, events.ProjectChanged, { projectId: Number(projectId), organizationId: Number(organizationId), change }));
@@ -37,36 +43,59 @@ export function toProjectView(row: ProjectRow, totalMonthlySpend = 0): ProjectVi
   };
 }
 
+function nameErrors(name: string | undefined): string[] {
+  if (name === undefined || name.trim() === '') return ["Name can't be blank"];
+  if (name.trim().length > NAME_MAX) return [`Name is too long (maximum is ${NAME_MAX} characters)`];
+  return [];
+}
+
+function fail(errors: string[]): never {
+  throw new DomainError('VALIDATION_FAILED', errors.join(', '), { errors });
+}
+
+/**
+ * Projects of an organization. Every member of the organization sees all of its projects
+ * (there is no per-project membership); creating, changing and deleting need admin or owner.
+ * An API key sees only its own project. Another organization's project is indistinguishable
+ * from a missing one (404).
+ */
 export class ProjectsUseCase {
   constructor(private readonly db: ControlPlaneDb) {}
 
-  /** Another organization's project is indistinguishable from a missing one (404). */
-  async findOwned(actor: { organizationId: number }, projectId: number): Promise<ProjectRow> {
-    const row = await this.db.project.findFirst({ where: { id: BigInt(projectId), organizationId: BigInt(actor.organizationId) } });
+  async findOwned(scope: Scope, projectId: number): Promise<ProjectRow> {
+    if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new DomainError('NOT_FOUND', 'Not found');
+    if (scope.keyProjectId !== undefined && scope.keyProjectId !== projectId) throw new DomainError('NOT_FOUND', 'Not found');
+    const row = await this.db.project.findFirst({ where: { id: BigInt(projectId), organizationId: BigInt(scope.organizationId) } });
     if (!row) throw new DomainError('NOT_FOUND', 'Not found');
     return row;
   }
 
-  async list(actor: SessionActor): Promise<ProjectView[]> {
-    const rows = await this.db.project.findMany({ where: { organizationId: BigInt(actor.organizationId) }, orderBy: { id: 'asc' } });
-    return rows.map((row) => toProjectView(row));
+  async list(scope: Scope): Promise<ProjectView[]> {
+    const rows = await this.db.project.findMany({
+      where: { organizationId: BigInt(scope.organizationId), ...(scope.keyProjectId !== undefined ? { id: BigInt(scope.keyProjectId) } : {}) },
+      orderBy: { id: 'asc' },
+    });
+    return this.withSpend(rows);
   }
 
-  async get(actor: { organizationId: number }, projectId: number): Promise<ProjectView> {
-    return toProjectView(await this.findOwned(actor, projectId));
+  async get(scope: Scope, projectId: number): Promise<ProjectView> {
+    return (await this.withSpend([await this.findOwned(scope, projectId)]))[0];
   }
 
   /** For internal service callers only (the gRPC adapter checks the credential). */
   async getById(projectId: number): Promise<ProjectView> {
-    const row = await this.db.project.findUnique({ where: { id: BigInt(projectId) } });
+    const row = Number.isSafeInteger(projectId) && projectId > 0 ? await this.db.project.findUnique({ where: { id: BigInt(projectId) } }) : null;
     if (!row) throw new DomainError('NOT_FOUND', 'Not found');
-    return toProjectView(row);
+    return (await this.withSpend([row]))[0];
   }
 
   async create(actor: SessionActor, input: { name: string; description: string; settings?: Record<string, unknown> }): Promise<ProjectView> {
     requireRole(actor, ['owner', 'admin']);
-    if (!input.name || input.name.trim() === '') throw new DomainError('VALIDATION_FAILED', "Name can't be blank", { errors: ["Name can't be blank"] });
+    const errors = nameErrors(input.name);
+    if ((input.description ?? '').length > DESCRIPTION_MAX) errors.push(`Description is too long (maximum is ${DESCRIPTION_MAX} characters)`);
+    if (errors.length > 0) fail(errors);
     const settings = input.settings ?? {};
+    // A new project has no models yet, so routing tiers cannot name one.
     validateSettings(settings, new Set());
     const row = await this.db.$transaction(async (tx) => {
       const created = await tx.project.create({
@@ -78,12 +107,21 @@ export class ProjectsUseCase {
     return toProjectView(row);
   }
 
+  /**
+   * PATCH: name, description, status (active | archived) and settings, which merge into the
+   * stored ones (keys not sent are preserved, nested objects too; null clears a key's value).
+   * An archived project keeps its data and keys but refuses new traces and executions at edge
+   * (KeyPrincipal.project_status); setting it active again lifts that.
+   */
   async update(actor: SessionActor, projectId: number, patch: { name?: string; description?: string; status?: string; settings?: Record<string, unknown> }): Promise<ProjectView> {
+    requireRole(actor, ['owner', 'admin']);
     const current = await this.findOwned(actor, projectId);
-    if (patch.name !== undefined && patch.name.trim() === '') throw new DomainError('VALIDATION_FAILED', "Name can't be blank", { errors: ["Name can't be blank"] });
-    if (patch.status !== undefined && !['active', 'archived'].includes(patch.status)) {
-      throw new DomainError('VALIDATION_FAILED', 'Status must be active or archived', { errors: ['Status must be active or archived'] });
-    }
+    const errors: string[] = [];
+    if (patch.name !== undefined) errors.push(...nameErrors(patch.name));
+    if (patch.description !== undefined && patch.description.length > DESCRIPTION_MAX) errors.push(`Description is too long (maximum is ${DESCRIPTION_MAX} characters)`);
+    if (patch.status !== undefined && !(PROJECT_STATUSES as readonly string[]).includes(patch.status)) errors.push('Status must be active or archived');
+    if (patch.settings !== undefined && !isPlainObject(patch.settings)) errors.push('Settings must be an object');
+    if (errors.length > 0) fail(errors);
     const settings = patch.settings ? mergeSettings((current.settings ?? {}) as Record<string, unknown>, patch.settings) : undefined;
     if (settings) {
       const models = await this.db.modelDefinition.findMany({ where: { projectId: current.id }, select: { identifier: true } });
@@ -92,16 +130,36 @@ export class ProjectsUseCase {
     const row = await this.db.$transaction(async (tx) => {
       const updated = await tx.project.update({
         where: { id: current.id },
-        data: {
-          name: patch.name?.trim(),
-          description: patch.description,
-          status: patch.status,
-          settings: settings as Prisma.InputJsonValue | undefined,
-        },
+        data: { name: patch.name?.trim(), description: patch.description, status: patch.status, settings: settings as Prisma.InputJsonValue | undefined },
       });
-      await emitProjectChanged(tx, updated.id, updated.organizationId, patch.status === 'archived' ? 'archived' : 'updated');
+      const change: ProjectChange = patch.status === 'archived' && current.status !== 'archived' ? 'archived' : 'updated';
+      await emitProjectChanged(tx, updated.id, updated.organizationId, change);
       return updated;
     });
-    return toProjectView(row);
+    return (await this.withSpend([row]))[0];
+  }
+
+  /**
+   * Deletes the project with its models, keys and spend, in one transaction that also queues a
+   * key.changed (revoked) per key, so every edge drops them at once, and project.changed
+   * (deleted), on which the data-owning services (ledger, analytics, ...) delete theirs.
+   */
+  async delete(actor: SessionActor, projectId: number): Promise<void> {
+    requireRole(actor, ['owner', 'admin']);
+    const project = await this.findOwned(actor, projectId);
+    await this.db.$transaction(async (tx) => {
+      const keys = await tx.apiKey.findMany({ where: { projectId: project.id } });
+      await tx.apiKey.deleteMany({ where: { projectId: project.id } });
+      await tx.modelDefinition.deleteMany({ where: { projectId: project.id } });
+      await tx.projectMonthlySpend.deleteMany({ where: { projectId: project.id } });
+      await tx.project.delete({ where: { id: project.id } });
+      for (const key of keys) if (key.status !== 'revoked') await emitKeyChanged(tx, key, 'revoked');
+      await emitProjectChanged(tx, project.id, project.organizationId, 'deleted');
+    });
+  }
+
+  private async withSpend(rows: ProjectRow[]): Promise<ProjectView[]> {
+    const spend = await currentMonthSpend(this.db, rows.map((row) => row.id));
+    return rows.map((row) => toProjectView(row, spend.get(row.id) ?? 0));
   }
 }

@@ -1,17 +1,33 @@
-import type { RequestHandler } from 'express';
-import { DomainError } from '@gateway/errors';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { DomainError, isDomainError } from '@gateway/errors';
 import type { common } from '@gateway/proto';
 import type { EdgeClients } from '../clients';
-import { clientInfo, readCookie, SESSION_COOKIE, wrap } from './authenticate';
+import { clientInfo, readCookie, SESSION_COOKIE } from './authenticate';
 
-/** Session credential (dashboard): the cookie's token resolved by control-plane. */
-export function requireSession(clients: EdgeClients): RequestHandler {
-  return wrap(async (req) => {
+/**
+ * Session credential (dashboard): the cookie's token resolved by control-plane on every request,
+ * so a logout, expiry or role change applies at once. No cookie is 401 `Unauthorized`; a stale
+ * or revoked session 401 `Token expired`; a tampered one 401 `Invalid token` (the cookie is
+ * cleared in both cases).
+ */
+export function requireSession(clients: Pick<EdgeClients, 'controlPlane'>): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
     const token = readCookie(req, SESSION_COOKIE);
-    if (!token) throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
-    const session = await clients.controlPlane.getSession({ sessionToken: token });
-    const { ip, userAgent } = clientInfo(req);
-    req.actor = { ...(session.actor as common.Actor), ip, userAgent };
-    req.sessionToken = token;
-  });
+    if (!token) {
+      next(new DomainError('UNAUTHENTICATED', 'Unauthorized'));
+      return;
+    }
+    clients.controlPlane.getSession({ sessionToken: token }).then(
+      (session) => {
+        const { ip, userAgent } = clientInfo(req);
+        req.actor = { ...(session.actor as common.Actor), ip, userAgent };
+        req.sessionToken = token;
+        next();
+      },
+      (error: unknown) => {
+        if (isDomainError(error) && (error.code === 'TOKEN_EXPIRED' || error.code === 'TOKEN_INVALID')) res.clearCookie(SESSION_COOKIE, { path: '/' });
+        next(error);
+      },
+    );
+  };
 }

@@ -4,20 +4,33 @@ import { DomainError } from '@gateway/errors';
 import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
-import { modelJson, projectJson } from './serializers';
-import { idParam, parseOr400 } from './validation';
+import { projectJson } from './serializers';
+import { parseOr400 } from './validation';
 
 const projectBody = z.object({
-  project: z.object({
-    name: z.string().optional(),
-    description: z.string().optional(),
-    status: z.string().optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
-  }, { message: 'project must be an object' }),
+  project: z.object(
+    {
+      name: z.string({ message: 'project.name must be a string' }).optional(),
+      description: z.string({ message: 'project.description must be a string' }).optional(),
+      status: z.string({ message: 'project.status must be a string' }).optional(),
+      settings: z.record(z.string(), z.unknown(), { message: 'project.settings must be an object' }).optional(),
+    },
+    { message: 'project is required and must be an object' },
+  ),
 });
 
-const modelBody = z.object({ model_definition: z.record(z.string(), z.unknown(), { message: 'model_definition must be an object' }) });
+/** A path id that is not a positive integer names nothing: 404 like a missing resource. */
+export function resourceId(value: unknown): number {
+  const text = String(value);
+  const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw new DomainError('NOT_FOUND', 'Not found');
+  return id;
+}
 
+/**
+ * Projects (session): every member sees the organization's projects; create, PATCH and DELETE
+ * need admin or owner (403 otherwise). Another organization's project answers 404.
+ */
 export function projectRoutes(clients: EdgeClients): Router {
   const router = Router();
   const session = requireSession(clients);
@@ -34,29 +47,19 @@ export function projectRoutes(clients: EdgeClients): Router {
   }));
 
   router.get('/api/v1/projects/:id', session, handle(async (req, res) => {
-    const projectId = parseOr400(idParam, req.params.id);
-    res.json(projectJson(await clients.controlPlane.getProject({ actor: req.actor, projectId })));
+    res.json(projectJson(await clients.controlPlane.getProject({ actor: req.actor, projectId: resourceId(req.params.id) })));
   }));
 
   router.patch('/api/v1/projects/:id', session, handle(async (req, res) => {
-    const projectId = parseOr400(idParam, req.params.id);
+    const projectId = resourceId(req.params.id);
     const { project } = parseOr400(projectBody, req.body);
     const updated = await clients.controlPlane.updateProject({ actor: req.actor, projectId, ...project, settings: project.settings });
     res.json(projectJson(updated));
   }));
 
-  router.get('/api/v1/projects/:id/models', session, handle(async (req, res) => {
-    const projectId = parseOr400(idParam, req.params.id);
-    const { models } = await clients.controlPlane.listModels({ actor: req.actor, projectId });
-    res.json(models.map(modelJson));
-  }));
-
-  router.post('/api/v1/projects/:id/models', session, handle(async (req, res) => {
-    const projectId = parseOr400(idParam, req.params.id);
-    const { model_definition } = parseOr400(modelBody, req.body);
-    if (Object.keys(model_definition).length === 0) throw new DomainError('BAD_REQUEST', 'model_definition is required');
-    const created = await clients.controlPlane.createModel({ actor: req.actor, projectId, modelId: 0, fields: model_definition });
-    res.status(201).json(modelJson(created));
+  router.delete('/api/v1/projects/:id', session, handle(async (req, res) => {
+    await clients.controlPlane.deleteProject({ actor: req.actor, projectId: resourceId(req.params.id) });
+    res.status(204).end();
   }));
   return router;
 }

@@ -11,6 +11,7 @@ export const projectJson = (p: controlplane.Project) => ({
   created_at: p.createdAt,
 });
 
+/** Never carries the api_key: only `has_api_key`. */
 export const modelJson = (m: controlplane.ModelDefinition) => ({
   id: m.id,
   project_id: m.projectId,
@@ -52,4 +53,21 @@ export const userJson = (u: controlplane.User) => ({
   organization_id: u.organizationId,
   mfa_enabled: u.mfaEnabled,
   email_verified: u.emailVerified,
+});
+
+export const auditEventJson = (e: controlplane.AuditEvent) => ({
+  id: e.id,
+  event: e.event,
+  ip: e.ip,
+  user_agent: e.userAgent,
+  metadata: e.metadata ?? {},
+  occurred_at: e.occurredAt,
+});
+
+export const inviteJson = (i: controlplane.Invite) => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  invite_token: i.inviteToken,
+  expires_at: i.expiresAt,
 });
