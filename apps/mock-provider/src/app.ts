@@ -83,6 +83,13 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
       status: 0,
     };
     record(entry);
+    // Tells a cancelled call (the client hung up early) from the failures the mock injects itself.
+    let closedByMock = false;
+    const hungUp = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished && !closedByMock) entry.abortedByClient = true;
+      hungUp.abort();
+    });
     try {
       if (body === undefined) throw new MockHttpError(413, { error: { message: 'Request too large' } });
       let json: unknown;
@@ -102,7 +109,9 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
       const behavior = behaviors.resolve(route.format, entry.model);
       const latencyHeader = Number(req.headers['x-mock-latency-ms']);
       const latency = Number.isFinite(latencyHeader) && req.headers['x-mock-latency-ms'] !== undefined ? latencyHeader : (behavior.latencyMs ?? options.latencyMs ?? 0);
-      if (latency > 0) await delay(latency);
+      if (latency > 0) await delay(latency, hungUp.signal);
+      // Nobody is listening any more: a held request must not keep timers or work alive.
+      if (hungUp.signal.aborted) return;
 
       const failure = parseFailureHeader(header(req, 'x-mock-fail')) ?? behavior.fail;
       if (failure === 'timeout') {
@@ -111,6 +120,7 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
       }
       if (failure === 'reset') {
         entry.status = -1;
+        closedByMock = true;
         req.socket.destroy();
         return;
       }
@@ -127,6 +137,7 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
         const rendered = renderStream(route.format, conversation, answer, reported, responseId);
         if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
           entry.status = -1;
+          closedByMock = failure !== 'stalled-stream';
           const frames = failure === 'broken-stream-early' ? rendered.firstContent : rendered.firstContent + 1;
           breakStream(req, res, rendered, frames, failure !== 'stalled-stream');
           return;
@@ -137,6 +148,7 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
       const rendered = renderJson(route.format, conversation, answer, reported, responseId);
       if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
         entry.status = -1;
+        closedByMock = failure !== 'stalled-stream';
         const text = JSON.stringify(rendered.body);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         // Half a body, then the connection dies (or, stalled, stays open and silent).
@@ -317,6 +329,15 @@ function flattenHeaders(headers: IncomingMessage['headers']): Record<string, str
   return out;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts (the client hung up). */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

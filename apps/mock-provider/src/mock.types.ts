@@ -52,6 +52,8 @@ export interface RecordedRequest {
   status: number;
   /** Usage the mock reported, when it answered successfully. */
   usage?: MockUsage;
+  /** The client closed the connection before the answer was complete (a cancelled call). */
+  abortedByClient?: boolean;
 }
 
 export interface MockCredentials {

@@ -90,6 +90,16 @@ describe('mock-provider over HTTP', () => {
       expect(mock.requestLog[0].status).toBe(-1);
     });
 
+    it('records a client that hangs up early as abortedByClient, but not the failures it injects itself', async () => {
+      await expect(post('/v1/chat/completions', chat, { authorization: 'Bearer sk-any', 'x-mock-fail': 'timeout' }, AbortSignal.timeout(100))).rejects.toThrow();
+      await expect(openai({ 'x-mock-fail': 'reset' })).rejects.toThrow('fetch failed');
+      const broken = await openai({ 'x-mock-fail': 'broken-stream' }, { ...chat, stream: true });
+      await expect(broken.text()).rejects.toThrow();
+      await openai();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(mock.requestLog.map((entry) => entry.abortedByClient === true)).toEqual([true, false, false, false]);
+    });
+
     it('breaks a stream after its first content', async () => {
       const response = await openai({ 'x-mock-fail': 'broken-stream' }, { ...chat, stream: true });
       expect(response.status).toBe(200);

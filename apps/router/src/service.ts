@@ -1,27 +1,48 @@
-import { controlPlaneKeyVerifier, createServiceClient, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
+import { JetStreamEventBus, type EventBus } from '@gateway/bus';
+import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { controlplane, router } from '@gateway/proto';
+import { EVENT_STREAM, router } from '@gateway/proto';
 import type { AppEnv } from './env';
 import { routerHandlers } from './router.grpc';
 
-export async function startRouter(env: AppEnv, overrides: { logger?: Logger; embedded?: boolean } = {}): Promise<RunningGrpcApp> {
+export interface RouterOverrides {
+  logger?: Logger;
+  /** Shared process (the embedded launcher): skip process-wide default metrics. */
+  embedded?: boolean;
+  /** The embedded launcher's in-process bus; JetStream (NATS_URL) otherwise. */
+  bus?: EventBus;
+}
+
+export async function startRouter(env: AppEnv, overrides: RouterOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'router', level: env.LOG_LEVEL });
-  // Project settings and registry come from control-plane (per-call for now; caching with
-  // project.changed invalidation belongs to the router issue).
-  const controlPlane = createServiceClient(controlplane.ControlPlaneServiceService, { address: env.CONTROL_PLANE_ADDRESS, internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: 3_000 });
-  return startGrpcApp({
-    name: 'router',
-    logger,
-    host: env.ROUTER_HOST,
-    port: env.ROUTER_PORT,
-    opsHost: env.OPS_HOST,
-    opsPort: env.ROUTER_OPS_PORT,
-    internalToken: env.GATEWAY_INTERNAL_TOKEN,
-    verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN),
-    embedded: overrides.embedded,
-    register: (server) => server.add(router.RouterServiceService, routerHandlers(controlPlane)),
-    onStop: async () => controlPlane.close(),
-  });
+  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'router' }));
+  // Project settings and registry from control-plane, cached per project; project.changed
+  // (settings, status or any model edit) drops the entry on every replica.
+  const policies = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.ROUTER_POLICY_CACHE_MS);
+  const invalidation = await policies.cache.listen(bus);
+  const release = async () => {
+    await invalidation.stop();
+    policies.close();
+    if (!overrides.bus) await bus.close();
+  };
+  try {
+    return await startGrpcApp({
+      name: 'router',
+      logger,
+      host: env.ROUTER_HOST,
+      port: env.ROUTER_PORT,
+      opsHost: env.OPS_HOST,
+      opsPort: env.ROUTER_OPS_PORT,
+      internalToken: env.GATEWAY_INTERNAL_TOKEN,
+      verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, bus),
+      embedded: overrides.embedded,
+      register: (server) => server.add(router.RouterServiceService, routerHandlers(policies.cache)),
+      onStop: release,
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 // Uniform entry for the embedded launcher (it loads every app's bundle into one process).

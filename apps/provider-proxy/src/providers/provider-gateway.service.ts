@@ -126,6 +126,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
 
   async function tryPath<T>(planned: PlannedModel[], req: CompletionRequest, attempt: (model: PlannedModel) => Promise<T>) {
     let attempts = 0;
+    let everyCircuitOpen = true;
     const failures: string[] = [];
     for (const model of planned) {
       let last: UpstreamAttemptError | undefined;
@@ -161,8 +162,13 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
         }
       }
       failures.push(`${model.target.identifier} (${describeFailure(last, tries)})`);
+      if (last) everyCircuitOpen = false;
     }
-    throw new DomainError('UPSTREAM_FAILED', `All models failed: ${failures.join('; ')}`);
+    // Nothing was sent: tell the caller when the first circuit lets a probe through again.
+    const retryAfterMs = everyCircuitOpen ? Math.min(...planned.map((model) => model.breaker.retryInMs())) : undefined;
+    throw new DomainError('UPSTREAM_FAILED', `All models failed: ${failures.join('; ')}`, {
+      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    });
   }
 
   function usageOrEstimate(model: PlannedModel, req: CompletionRequest, usage: Usage | undefined, text: string, toolCalls: ToolCall[]): Usage {
@@ -188,7 +194,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
 
   async function* stream(path: ModelTarget[], req: CompletionRequest): AsyncGenerator<StreamEvent> {
     const planned = plan(path, req);
-    const { value, model } = await tryPath(planned, req, (candidate) => openStream(candidate, req));
+    const { value, model, attempts } = await tryPath(planned, req, (candidate) => openStream(candidate, req));
     const { iterator, timer } = value;
     let event: AdapterStreamEvent = value.first;
     let text = '';
@@ -204,7 +210,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
           timer.resume();
         } else {
           const usage = usageOrEstimate(model, req, event.usage, text, toolCalls);
-          yield { type: 'done', usage, costUsd: costUsd(usage, model.target), finishReason: event.finishReason, modelUsed: model.target.identifier };
+          yield { type: 'done', usage, costUsd: costUsd(usage, model.target), finishReason: event.finishReason, modelUsed: model.target.identifier, attempts };
           return;
         }
         let next: IteratorResult<AdapterStreamEvent>;

@@ -90,7 +90,7 @@ export interface CompletionResult {
 export type StreamEvent =
   | { type: 'delta'; content: string }
   | { type: 'tool_call'; toolCall: ToolCall }
-  | { type: 'done'; usage: Usage; costUsd: number; finishReason: string; modelUsed: string };
+  | { type: 'done'; usage: Usage; costUsd: number; finishReason: string; modelUsed: string; attempts: number };
 
 export interface ProviderGateway {
   /** `path` is the primary model followed by its fallbacks, tried in order. */

@@ -1,75 +1,11 @@
 import { isDomainError } from '@gateway/errors';
-import { createProviderGateway, type ChatMessage, type ProviderName, type StreamEvent } from '../../src/providers';
-import { MOCK_KEYS, startMockProvider, UPSTREAM_MODELS, weatherTool, type MockHarness, type RecordedRequest } from './mock-provider.harness';
+import { createProviderGateway, type ChatMessage, type StreamEvent } from '../../src/providers';
+import { EXPECTED_ANSWER, MESSAGES, PROVIDERS, REQUEST_SHAPE, startMockProvider, weatherTool, WRONG_KEY, type MockHarness } from './mock-provider.harness';
 
 /**
  * Contract of every adapter against the mock-provider over real HTTP: request shape, auth,
  * model name, tools both ways, the tool-result continuation, streaming with usage, costing.
  */
-const PROVIDERS: ProviderName[] = ['openai', 'internal', 'azure', 'anthropic', 'gemini', 'bedrock'];
-const QUESTION = 'What is the capital of France and why is it famous?';
-const MESSAGES: ChatMessage[] = [
-  { role: 'system', content: 'You are terse.' },
-  { role: 'user', content: QUESTION },
-];
-const EXPECTED_ANSWER = `Mock answer to: ${QUESTION.slice(0, 40)}`;
-
-type Body = Record<string, unknown>;
-const body = (entry: RecordedRequest) => entry.body as Body;
-
-/** What each provider's real API expects on the wire. */
-const REQUEST_SHAPE: Record<ProviderName, (entry: RecordedRequest) => void> = {
-  openai: (entry) => {
-    expect(entry.path).toBe('/v1/chat/completions');
-    expect(entry.headers.authorization).toBe(`Bearer ${MOCK_KEYS.openai}`);
-    expect(body(entry).model).toBe(UPSTREAM_MODELS.openai);
-    expect(body(entry).messages).toEqual([
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: QUESTION },
-    ]);
-  },
-  internal: (entry) => {
-    expect(entry.path).toBe('/internal/v1/chat/completions');
-    expect(entry.headers.authorization).toBeUndefined();
-    expect(body(entry).model).toBe(UPSTREAM_MODELS.internal);
-  },
-  azure: (entry) => {
-    expect(entry.path).toBe(`/openai/deployments/${UPSTREAM_MODELS.azure}/chat/completions`);
-    expect(entry.query['api-version']).toBe('2024-10-21');
-    expect(entry.headers['api-key']).toBe(MOCK_KEYS.azure);
-    expect(entry.headers.authorization).toBeUndefined();
-  },
-  anthropic: (entry) => {
-    expect(entry.path).toBe('/v1/messages');
-    expect(entry.headers['x-api-key']).toBe(MOCK_KEYS.anthropic);
-    expect(entry.headers['anthropic-version']).toBe('2023-06-01');
-    expect(body(entry).model).toBe(UPSTREAM_MODELS.anthropic);
-    expect(body(entry).system).toBe('You are terse.');
-    expect(body(entry).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: QUESTION }] }]);
-  },
-  gemini: (entry) => {
-    expect(entry.path).toMatch(new RegExp(`^/v1beta/models/${UPSTREAM_MODELS.gemini}:(generateContent|streamGenerateContent)$`));
-    expect(entry.headers['x-goog-api-key']).toBe(MOCK_KEYS.gemini);
-    expect(entry.query.key).toBeUndefined();
-    expect(body(entry).systemInstruction).toEqual({ parts: [{ text: 'You are terse.' }] });
-  },
-  bedrock: (entry) => {
-    expect(entry.path).toMatch(/^\/model\/anthropic\.claude-3-haiku-20240307-v1%3A0\/(converse|converse-stream)$/);
-    expect(entry.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAMOCKPROVIDER0001\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=[a-z;-]*host[a-z;-]*, Signature=[0-9a-f]{64}$/);
-    expect(entry.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
-    expect(body(entry).system).toEqual([{ text: 'You are terse.' }]);
-  },
-};
-
-/** What the wrong key gets from each provider (gemini answers 400 API_KEY_INVALID, bedrock 403). */
-const WRONG_KEY: Partial<Record<ProviderName, { apiKey: string; status: number }>> = {
-  openai: { apiKey: 'sk-wrong-secret-value-42', status: 401 },
-  azure: { apiKey: 'azure-wrong-secret-value-42', status: 401 },
-  anthropic: { apiKey: 'sk-ant-wrong-secret-value-42', status: 401 },
-  gemini: { apiKey: 'AIza-wrong-secret-value-42', status: 400 },
-  bedrock: { apiKey: 'AKIAMOCKPROVIDER0001:wrong-secret-value-42', status: 403 },
-};
-
 async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
   for await (const event of stream) events.push(event);
@@ -139,7 +75,7 @@ describe('provider adapter contracts (mock-provider over HTTP)', () => {
       expect(deltas.length).toBeGreaterThan(1);
       expect(deltas.map((event) => (event.type === 'delta' ? event.content : '')).join('')).toBe(EXPECTED_ANSWER);
       const done = events[events.length - 1];
-      expect(done).toEqual({ type: 'done', usage: entry.usage, costUsd: expect.any(Number), finishReason: 'stop', modelUsed: target.identifier });
+      expect(done).toEqual({ type: 'done', usage: entry.usage, costUsd: expect.any(Number), finishReason: 'stop', modelUsed: target.identifier, attempts: 1 });
       if (done.type === 'done') {
         expect(done.costUsd).toBeGreaterThan(0);
         expect(done.costUsd).toBeCloseTo((done.usage.promptTokens * 0.5 + done.usage.completionTokens * 1.5) / 1000, 10);

@@ -62,4 +62,14 @@ describe('CircuitBreaker', () => {
     b.release();
     expect(b.tryAcquire()).toBe(true);
   });
+
+  it('tells how long an open circuit still refuses calls', () => {
+    const b = breaker();
+    expect(b.retryInMs()).toBe(0);
+    for (let i = 0; i < 3; i++) b.recordFailure();
+    now = 400;
+    expect(b.retryInMs()).toBe(600);
+    now = 1200;
+    expect(b.retryInMs()).toBe(0);
+  });
 });

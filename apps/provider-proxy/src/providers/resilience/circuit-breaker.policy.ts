@@ -27,6 +27,12 @@ export class CircuitBreaker {
     return this.state;
   }
 
+  /** How long until an open circuit lets a probe through, ms; 0 when it would now. */
+  retryInMs(): number {
+    if (this.state !== 'open') return 0;
+    return Math.max(0, this.settings.openMs - (this.now() - this.openedAt));
+  }
+
   /** Asks to send one call. A true answer must be followed by exactly one record/release call. */
   tryAcquire(): boolean {
     if (this.state === 'closed') return true;
