@@ -11,6 +11,7 @@ import { renderAnthropicJson, renderAnthropicStream } from './wire/anthropic.for
 import { renderConverseJson, renderConverseStream } from './wire/bedrock.format';
 import { renderGeminiJson, renderGeminiStream } from './wire/gemini.format';
 import { renderOpenAiJson, renderOpenAiStream } from './wire/openai.format';
+import { renderResponsesJson, renderResponsesStream } from './wire/openai-responses.format';
 
 export interface MockProviderOptions {
   /** Delay before every answer, ms (env MOCK_LATENCY_MS). Per request: header x-mock-latency-ms. */
@@ -134,7 +135,7 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
       entry.usage = reported;
 
       if (conversation.stream) {
-        const rendered = renderStream(route.format, conversation, answer, reported, responseId);
+        const rendered = renderStream(route, conversation, answer, reported, responseId);
         if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
           entry.status = -1;
           closedByMock = failure !== 'stalled-stream';
@@ -145,7 +146,7 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
         writeStream(res, rendered);
         return;
       }
-      const rendered = renderJson(route.format, conversation, answer, reported, responseId);
+      const rendered = renderJson(route, conversation, answer, reported, responseId);
       if (failure === 'broken-stream' || failure === 'broken-stream-early' || failure === 'stalled-stream') {
         entry.status = -1;
         closedByMock = failure !== 'stalled-stream';
@@ -248,8 +249,9 @@ export function createMockProvider(options: MockProviderOptions = {}): MockProvi
   };
 }
 
-function renderJson(format: WireFormat, conversation: MockConversation, answer: MockAnswer, usage: MockUsage | undefined, id: string): RenderedJson {
-  switch (format) {
+function renderJson(route: ProviderRoute, conversation: MockConversation, answer: MockAnswer, usage: MockUsage | undefined, id: string): RenderedJson {
+  if (route.responsesApi) return renderResponsesJson(conversation, answer, usage, id);
+  switch (route.format) {
     case 'anthropic': return renderAnthropicJson(conversation, answer, usage, id);
     case 'gemini': return renderGeminiJson(conversation, answer, usage, id);
     case 'bedrock': return renderConverseJson(conversation, answer, usage);
@@ -257,8 +259,9 @@ function renderJson(format: WireFormat, conversation: MockConversation, answer: 
   }
 }
 
-function renderStream(format: WireFormat, conversation: MockConversation, answer: MockAnswer, usage: MockUsage | undefined, id: string): RenderedStream {
-  switch (format) {
+function renderStream(route: ProviderRoute, conversation: MockConversation, answer: MockAnswer, usage: MockUsage | undefined, id: string): RenderedStream {
+  if (route.responsesApi) return renderResponsesStream(conversation, answer, usage, id);
+  switch (route.format) {
     case 'anthropic': return renderAnthropicStream(conversation, answer, usage, id);
     case 'gemini': return renderGeminiStream(conversation, answer, usage, id);
     case 'bedrock': return renderConverseStream(conversation, answer, usage);

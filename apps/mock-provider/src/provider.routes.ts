@@ -5,6 +5,7 @@ import { anthropicError, parseAnthropicMessages } from './wire/anthropic.format'
 import { bedrockError, parseConverseRequest } from './wire/bedrock.format';
 import { geminiError, parseGeminiRequest } from './wire/gemini.format';
 import { openAiError, parseOpenAiChat } from './wire/openai.format';
+import { parseOpenAiResponses } from './wire/openai-responses.format';
 import { verifySigV4, type SignedRequestParts } from './wire/sigv4.verifier';
 
 /** Where a request goes, from its method and raw path alone (before the body is read). */
@@ -14,6 +15,8 @@ export interface ProviderRoute {
   pathModel?: string;
   /** Gemini and Bedrock choose streaming by path. */
   pathStream?: boolean;
+  /** OpenAI's Responses API (`/v1/responses`) rather than chat completions; same auth. */
+  responsesApi?: boolean;
 }
 
 const GEMINI_PATH = /^\/(?:v1beta|v1|v1alpha)\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
@@ -23,6 +26,7 @@ const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 export function matchRoute(method: string | undefined, rawPath: string): ProviderRoute | undefined {
   if (method !== 'POST') return undefined;
   if (rawPath === '/v1/chat/completions') return { format: 'openai' };
+  if (rawPath === '/v1/responses') return { format: 'openai', responsesApi: true };
   if (rawPath === '/internal/v1/chat/completions') return { format: 'internal' };
   if (rawPath === '/v1/messages') return { format: 'anthropic' };
   let match = GEMINI_PATH.exec(rawPath);
@@ -118,7 +122,7 @@ function azureError(status: number, message: string): MockHttpError {
 
 export function parseConversation(route: ProviderRoute, body: unknown, headers: IncomingHttpHeaders): MockConversation {
   switch (route.format) {
-    case 'openai':
+    case 'openai': return route.responsesApi ? parseOpenAiResponses(body) : parseOpenAiChat(body);
     case 'internal': return parseOpenAiChat(body);
     case 'azure': return parseOpenAiChat(body, route.pathModel);
     case 'anthropic': return parseAnthropicMessages(body, header(headers, 'anthropic-beta'));

@@ -1,8 +1,8 @@
 /**
  * Provider adapters domain: the only entry point the transport layer imports.
  * Provider choices (decided per provider, see each adapter):
- *   MCP tools pass natively to anthropic (MCP connector); openai, internal, azure, gemini and
- *   bedrock refuse them with VALIDATION_FAILED naming the provider.
+ *   MCP tools pass natively to anthropic (MCP connector) and openai (Responses API `mcp` tool);
+ *   internal, azure, gemini and bedrock refuse them with VALIDATION_FAILED naming the provider.
  */
 export type {
   ChatMessage,

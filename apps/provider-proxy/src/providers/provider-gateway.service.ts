@@ -47,7 +47,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
     if (path.length === 0) throw new DomainError('VALIDATION_FAILED', 'No model to call');
     const planned: PlannedModel[] = [];
     path.forEach((target, index) => {
-      const adapter = adapterFor(target.provider);
+      const adapter = adapterFor(target.provider, req);
       const reason = adapter ? adapter.unsupportedReason(target, req) : `Provider ${String(target.provider)} is not supported`;
       if (adapter && reason === undefined) {
         planned.push({ target, adapter, breaker: breakers.for(endpointKey(target)) });

@@ -253,7 +253,7 @@ describe('provider-proxy gRPC service (production mode)', () => {
   describe('tool and privacy policy', () => {
     const mcpTool = { type: 'mcp', server_label: 'crm', server_url: 'https://mcp.example.com/mcp', require_approval: 'never' };
 
-    it.each(['gemini', 'openai', 'bedrock'])('refuses MCP tools for %s with a 422 naming the provider, calling nothing', async (provider) => {
+    it.each(['gemini', 'bedrock', 'azure', 'internal'])('refuses MCP tools for %s with a 422 naming the provider, calling nothing', async (provider) => {
       const error = await failureOf(proxy.complete(request({ modelPath: [`${provider}-model`], tools: [mcpTool] })));
       expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: `MCP tools are not supported by provider ${provider}` });
       expect(harness.mock.requestLog).toHaveLength(0);
@@ -270,6 +270,27 @@ describe('provider-proxy gRPC service (production mode)', () => {
       const body = entry.body as { mcp_servers: unknown; tools: unknown[] };
       expect(body.mcp_servers).toEqual([{ type: 'url', url: 'https://mcp.example.com/mcp', name: 'crm' }]);
       expect(body.tools).toEqual([{ type: 'mcp_toolset', mcp_server_name: 'crm' }]);
+    });
+
+    it('passes MCP tools natively to openai through the Responses API, Complete and StreamComplete', async () => {
+      const response = await proxy.complete(request({ modelPath: ['openai-model'], tools: [mcpTool] }));
+      expect(response).toMatchObject({ text: EXPECTED_ANSWER, toolCalls: [], finishReason: 'stop', modelUsed: 'openai-model' });
+      const entry = harness.mock.requestLog[0];
+      expect(entry).toMatchObject({ path: '/v1/responses', status: 200 });
+      expect(entry.headers.authorization).toBe(`Bearer ${MOCK_KEYS.openai}`);
+      expect(entry.body).toMatchObject({ instructions: 'You are terse.', store: false, tools: [{ type: 'mcp', server_label: 'crm', server_url: 'https://mcp.example.com/mcp', require_approval: 'never' }] });
+      expect(response.usage).toEqual(entry.usage);
+
+      const events = await collect(proxy.streamComplete(request({ modelPath: ['openai-model'], tools: [mcpTool] })));
+      expect(events.filter((event) => event.delta).map((event) => event.delta).join('')).toBe(EXPECTED_ANSWER);
+      const done = events.at(-1)!.done!;
+      expect(done.usage).toEqual(harness.mock.requestLog[1].usage);
+      expect(done.costUsd).toBeGreaterThan(0);
+    });
+
+    it('refuses MCP tools that need approval, since the gateway has no approval round trip', async () => {
+      const error = await failureOf(proxy.complete(request({ modelPath: ['openai-model'], tools: [{ ...mcpTool, require_approval: 'always' }] })));
+      expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'MCP tools requiring approval are not supported by provider openai' });
     });
 
     it('keeps vpc_only MCP tools and private-only requests off public models', async () => {

@@ -202,7 +202,7 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
   describe('request validation and outbound guard', () => {
     it('refuses MCP tools for a provider without remote MCP, naming it (422)', async () => {
       const tools = [{ type: 'mcp' as const, server_label: 'docs', server_url: 'https://mcp.example.com/sse', require_approval: 'never' }];
-      for (const provider of ['openai', 'internal', 'azure', 'gemini', 'bedrock'] as const) {
+      for (const provider of ['internal', 'azure', 'gemini', 'bedrock'] as const) {
         const error = await failureOf(gatewayWith().complete([harness.target(provider)], { messages: MESSAGES, tools }));
         expect(error.code).toBe('VALIDATION_FAILED');
         expect(error.message).toBe(`MCP tools are not supported by provider ${provider}`);
@@ -213,13 +213,40 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
     it('passes MCP servers natively to anthropic and skips fallbacks that cannot take them', async () => {
       const tools = [{ type: 'mcp' as const, server_label: 'docs', server_url: 'https://mcp.example.com/sse', require_approval: 'never' }];
       const logger = captureLogger();
-      const result = await gatewayWith({ logger }).complete([harness.target('anthropic'), harness.target('openai')], { messages: MESSAGES, tools });
+      const result = await gatewayWith({ logger }).complete([harness.target('anthropic'), harness.target('gemini')], { messages: MESSAGES, tools });
       expect(result.text).toMatch(/^Mock answer to: /);
       expect(result.toolCalls).toEqual([]);
       const entry = harness.mock.requestLog[0];
       expect(entry.headers['anthropic-beta']).toBe('mcp-client-2025-11-20');
       expect((entry.body as Record<string, unknown>).mcp_servers).toEqual([{ type: 'url', url: 'https://mcp.example.com/sse', name: 'docs' }]);
       expect(logger.entries.map((item) => item.msg)).toContain('fallback model skipped');
+    });
+
+    it('passes MCP servers natively to openai through the Responses API, streamed too, with function tools both ways', async () => {
+      const tools = [{ type: 'mcp' as const, server_label: 'docs', server_url: 'https://mcp.example.com/mcp', require_approval: 'never' }];
+      const gateway = gatewayWith();
+      const target = harness.target('openai');
+      const answer = await gateway.complete([target], { messages: MESSAGES, tools });
+      expect(answer).toMatchObject({ text: expect.stringMatching(/^Mock answer to: /), toolCalls: [], finishReason: 'stop', modelUsed: 'openai-model' });
+      const entry = harness.mock.requestLog[0];
+      expect(entry).toMatchObject({ path: '/v1/responses', status: 200, model: 'gpt-4o-mini' });
+      expect(entry.headers.authorization).toBe(`Bearer ${MOCK_KEYS.openai}`);
+      expect((entry.body as Record<string, unknown>).tools).toEqual([{ type: 'mcp', server_label: 'docs', server_url: 'https://mcp.example.com/mcp', require_approval: 'never' }]);
+      expect(answer.usage).toEqual(entry.usage);
+
+      const events = await collect(gateway.stream([target], { messages: MESSAGES, tools }));
+      expect(events.filter((event) => event.type === 'delta').map((event) => (event.type === 'delta' ? event.content : '')).join('')).toBe(answer.text);
+      expect(events.at(-1)).toMatchObject({ type: 'done', usage: harness.mock.requestLog[1].usage, finishReason: 'stop' });
+
+      const withFunction = [...tools, { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+      const call = await gateway.complete([target], { messages: MESSAGES, tools: withFunction });
+      expect(call.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: { city: 'mock-city' } }]);
+      const continued = await gateway.complete([target], {
+        messages: [...MESSAGES, { role: 'assistant', content: '', toolCalls: call.toolCalls }, { role: 'tool', toolCallId: call.toolCalls[0].id, content: 'sunny' }],
+        tools: withFunction,
+      });
+      expect(continued.text).toBe('Mock answer using tool results: sunny');
+      expect(harness.mock.requestLog.map((item) => item.status)).toEqual([200, 200, 200, 200]);
     });
 
     it('refuses link-local and metadata destinations without sending anything', async () => {

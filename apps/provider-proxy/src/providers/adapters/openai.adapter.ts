@@ -10,10 +10,13 @@ const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * Base URLs of OpenAI-compatible servers conventionally include the version (`.../v1`), as the
  * OpenAI SDKs expect. A bare origin (`http://vllm:8000`) gets `/v1` so both spellings work.
  */
-export function chatCompletionsUrl(baseUrl: string): string {
+export function openAiBaseWithVersion(baseUrl: string): string {
   const parsed = new URL(baseUrl);
-  const base = parsed.pathname === '/' || parsed.pathname === '' ? joinUrl(baseUrl, 'v1') : baseUrl;
-  return joinUrl(base, 'chat/completions');
+  return parsed.pathname === '/' || parsed.pathname === '' ? joinUrl(baseUrl, 'v1') : baseUrl;
+}
+
+export function chatCompletionsUrl(baseUrl: string): string {
+  return joinUrl(openAiBaseWithVersion(baseUrl), 'chat/completions');
 }
 
 /**
@@ -21,7 +24,9 @@ export function chatCompletionsUrl(baseUrl: string): string {
  * `internal`: the same wire format for self-hosted servers; the key is optional (vLLM without
  * --api-key, Ollama) and sent only when the registry holds one.
  *
- * MCP: chat completions has no remote-MCP tool type (that is the Responses API), so both refuse.
+ * MCP: chat completions has no remote-MCP tool type. `openai` requests with MCP tools go to the
+ * Responses API instead (openai-responses.adapter.ts, chosen by the registry); `internal` refuses
+ * them, since self-hosted compatible servers do not run remote MCP servers.
  */
 export function createOpenAiAdapter(provider: 'openai' | 'internal'): ProviderAdapter {
   return {
