@@ -18,6 +18,17 @@ export const ledgerEnvSchema = z.object({
    * that dies between commit and publish). Never set in production.
    */
   LEDGER_OUTBOX_PAUSED: env.bool(false),
+  /** Prefix of the ledger's durable consumers (project.changed → project data deletion). */
+  LEDGER_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('ledger'),
+  /** How long control-plane's project policy (registry, routing tiers) is cached for grading (ms). */
+  LEDGER_POLICY_CACHE_MS: env.int(60_000, 0),
+  /** Retention purge: how often it runs (ms; 0 disables it), rows per statement. */
+  LEDGER_RETENTION_INTERVAL_MS: env.int(3_600_000, 0),
+  LEDGER_RETENTION_BATCH_SIZE: env.int(500, 1),
+  /** Days a trace (and a step whose model has no data_retention_days) is kept. */
+  LEDGER_DEFAULT_RETENTION_DAYS: env.int(30, 1),
+  /** Published outbox events are kept this long (hours), then purged. */
+  LEDGER_OUTBOX_RETENTION_HOURS: env.int(168, 1),
 });
 
 export type LedgerEnv = z.infer<typeof ledgerEnvSchema>;

@@ -1,101 +1,103 @@
 import type { CallContext, ServiceHandlers } from '@gateway/grpc';
 import { DomainError } from '@gateway/errors';
-import type { ledger } from '@gateway/proto';
-import type { Step as StepRow, Trace as TraceRow } from './generated/prisma/client';
-import type { RecordStepUseCase } from './steps/record-step.usecase';
+import type { common, ledger } from '@gateway/proto';
+import { toShadowResult, toStep, toTrace, toTraceDetail } from './ledger.mappers';
+import type { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
+import type { RecordShadowResultUseCase } from './shadow/record-shadow-result.usecase';
+import type { GetStepUseCase } from './steps/get-step.usecase';
+import { traceNotOwned, type RecordStepUseCase } from './steps/record-step.usecase';
+import type { CompleteTraceUseCase } from './traces/complete-trace.usecase';
 import type { TracesUseCase } from './traces/traces.usecase';
 
-/** The project a call may act on: an API key's own project, or the one a service names. */
-function projectOf(ctx: CallContext, requested: number): number {
+/** Internal-only methods: an API key of an internal team may not call them. */
+export const LEDGER_SERVICE_ONLY_METHODS: ReadonlySet<string> = new Set(['/gateway.ledger.v1.LedgerService/DeleteProjectData']);
+
+/**
+ * The project a call may act on: an API key's own project, or the one a service names (edge
+ * passes the verified key's project). A service call whose actor is an API key bound to another
+ * project is refused the same way as a foreign trace.
+ */
+function projectOf(ctx: CallContext, requested: number, actor: common.Actor | undefined, notOwned: () => DomainError = () => new DomainError('NOT_FOUND', 'Not found')): number {
   if (ctx.principal.kind === 'api_key') {
-    if (requested && requested !== ctx.principal.projectId) throw new DomainError('NOT_FOUND', 'Not found');
+    if (requested && requested !== ctx.principal.projectId) throw notOwned();
     return ctx.principal.projectId;
   }
   if (!requested) throw new DomainError('BAD_REQUEST', 'project_id is required');
+  if (actor?.keyProjectId !== undefined && actor.keyProjectId !== requested) throw notOwned();
   return requested;
 }
 
-export function toTrace(row: TraceRow): ledger.Trace {
-  return {
-    id: row.id,
-    projectId: Number(row.projectId),
-    status: row.status,
-    metadata: (row.metadata ?? {}) as Record<string, unknown>,
-    revenue: row.revenue ?? undefined,
-    createdAt: row.createdAt.toISOString(),
-    completedAt: row.completedAt?.toISOString(),
-  };
+export interface LedgerUseCases {
+  traces: TracesUseCase;
+  completeTrace: CompleteTraceUseCase;
+  recordStep: RecordStepUseCase;
+  getStep: GetStepUseCase;
+  recordShadowResult: RecordShadowResultUseCase;
+  deleteProjectData: DeleteProjectDataUseCase;
 }
 
-export function toStep(row: StepRow): ledger.Step {
-  return {
-    id: Number(row.id),
-    traceId: row.traceId,
-    type: row.type,
-    parentStepId: row.parentStepId === null ? undefined : Number(row.parentStepId),
-    input: row.input,
-    output: row.output ?? undefined,
-    model: row.model,
-    tier: row.tier,
-    cost: row.cost,
-    latencyMs: row.latencyMs,
-    promptTokens: row.promptTokens,
-    completionTokens: row.completionTokens,
-    blockedReason: row.blockedReason,
-    toolCalls: (row.toolCalls as unknown as ledger.ToolCall[]) ?? [],
-    toolName: row.toolName,
-    toolLatencyMs: row.toolLatencyMs ?? undefined,
-    error: row.error,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-export function ledgerHandlers(useCases: { traces: TracesUseCase; recordStep: RecordStepUseCase }): Partial<ServiceHandlers<typeof ledger.LedgerServiceService>> {
-  const { traces, recordStep } = useCases;
+/** Thin adapter: proto in, one use case, proto out. */
+export function ledgerHandlers(useCases: LedgerUseCases): ServiceHandlers<typeof ledger.LedgerServiceService> {
+  const { traces, completeTrace, recordStep, getStep, recordShadowResult, deleteProjectData } = useCases;
   return {
     createTrace: async (req, ctx) =>
-      toTrace(await traces.create(projectOf(ctx, req.projectId), { metadata: req.metadata, revenue: req.revenue, status: req.status, sourceTraceId: req.sourceTraceId })),
-    getTrace: async (req, ctx) => {
-      const detail = await traces.get(projectOf(ctx, req.projectId), req.traceId);
-      const { summary } = detail;
-      const lastRun = [...detail.steps].reverse().find((s) => s.type === 'run' && s.model);
-      return {
-        trace: toTrace(detail.trace),
-        summary: {
-          totalLatencyMs: summary.total_latency_ms,
-          totalCost: summary.total_cost,
-          revenue: summary.revenue,
-          grossMargin: summary.gross_margin,
-          latencyP50: summary.latency_p50,
-          latencyP95: summary.latency_p95,
-          latencyP99: summary.latency_p99,
-          optimizationGrade: detail.trace.optimizationGrade ?? '',
-          grades: undefined,
-          stepCount: summary.step_count,
-          chainDepth: summary.chain_depth,
-          toolOverheadMs: summary.tool_overhead_ms ?? undefined,
-          stallProbability: summary.stall_probability,
-          byModel: summary.by_model,
-          byInfrastructure: summary.by_infrastructure,
-        },
-        security: { ...detail.security, shadowScore: detail.security.shadowScore ?? undefined },
-        routingDecision: lastRun ? { tier: lastRun.tier, model: lastRun.model } : undefined,
-        steps: detail.steps.map(toStep),
-      };
-    },
+      toTrace(await traces.create(projectOf(ctx, req.projectId, req.actor), { metadata: req.metadata, revenue: req.revenue, status: req.status, sourceTraceId: req.sourceTraceId })),
+    getTrace: async (req, ctx) => toTraceDetail(await traces.get(projectOf(ctx, req.projectId, req.actor), req.traceId)),
     listTraces: async (req, ctx) => {
-      const page = await traces.list(projectOf(ctx, req.projectId), { page: req.page, perPage: req.perPage, status: req.status || undefined });
+      const page = await traces.list(projectOf(ctx, req.projectId, req.actor), { page: req.page, perPage: req.perPage, status: req.status || undefined });
       return { traces: page.traces.map(toTrace), page: page.page, perPage: page.perPage, total: page.total, totalPages: page.totalPages };
     },
+    completeTrace: async (req, ctx) => toTraceDetail(await completeTrace.execute(projectOf(ctx, req.projectId, req.actor), req.traceId)),
     recordStep: async (req, ctx) =>
       toStep(
-        await recordStep.execute(projectOf(ctx, req.projectId), {
-          ...req,
+        await recordStep.execute(projectOf(ctx, req.projectId, req.actor, traceNotOwned), {
+          traceId: req.traceId,
+          type: req.type,
           parentStepId: req.parentStepId,
-          toolCalls: req.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments ?? {} })),
+          input: req.input,
+          output: req.output,
+          model: req.model,
+          tier: req.tier,
+          infrastructure: req.infrastructure,
+          cost: req.cost,
+          latencyMs: req.latencyMs,
+          promptTokens: req.promptTokens,
+          completionTokens: req.completionTokens,
+          cachedTokens: req.cachedTokens,
+          blockedReason: req.blockedReason,
+          toolCalls: req.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? {} })),
+          toolName: req.toolName,
           toolLatencyMs: req.toolLatencyMs,
+          piiDetected: req.piiDetected,
+          injectionAttempt: req.injectionAttempt,
+          secretLeaked: req.secretLeaked,
+          riskScore: req.riskScore,
           toolFidelityScore: req.toolFidelityScore,
+          error: req.error,
+          idempotencyKey: req.idempotencyKey,
+          startedAt: req.startedAt,
+          offeredTools: req.offeredTools,
+          conversationJson: req.conversationJson,
+          retentionDays: req.retentionDays,
         }),
       ),
+    getStep: async (req, ctx) => toStep(await getStep.execute(projectOf(ctx, req.projectId, req.actor), req.stepId, req.traceId || undefined)),
+    recordShadowResult: async (req, ctx) =>
+      toShadowResult(
+        await recordShadowResult.execute(projectOf(ctx, req.projectId, req.actor, traceNotOwned), {
+          traceId: req.traceId,
+          stepId: req.stepId,
+          shadowModel: req.shadowModel,
+          score: req.score,
+          shadowCost: req.shadowCost,
+          shadowLatencyMs: req.shadowLatencyMs,
+        }),
+      ),
+    deleteProjectData: async (req, ctx) => {
+      if (ctx.principal.kind !== 'service') throw new DomainError('UNAUTHENTICATED', 'Unauthorized');
+      if (!req.projectId) throw new DomainError('BAD_REQUEST', 'project_id is required');
+      const deleted = await deleteProjectData.execute(req.projectId);
+      return { tracesDeleted: deleted.tracesDeleted, stepsDeleted: deleted.stepsDeleted };
+    },
   };
 }

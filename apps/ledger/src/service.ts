@@ -1,14 +1,25 @@
 import { join } from 'node:path';
-import { JetStreamEventBus, type EventBus } from '@gateway/bus';
+import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalClient } from '@gateway/db';
-import { GrpcServer, type Principal } from '@gateway/grpc';
+import { createProjectPolicyCache, GrpcServer, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, ledger } from '@gateway/proto';
+import { EVENT_STREAM, ledger, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { createLedgerDb } from './database';
 import type { LedgerEnv } from './env';
-import { ledgerHandlers } from './ledger.grpc';
+import { ControlPlaneGradingPolicySource } from './grading';
+import { LEDGER_SERVICE_ONLY_METHODS, ledgerHandlers } from './ledger.grpc';
+import { ledgerTables } from './ledger-tables';
+import { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
+import { ControlPlaneProjectDirectory } from './projects/project-directory';
+import { projectDeletedHandler } from './projects/project-deleted.handler';
+import { RetentionPurgeUseCase } from './retention/retention-purge.usecase';
+import { startRetentionSchedule } from './retention/retention.schedule';
+import { RecordShadowResultUseCase } from './shadow/record-shadow-result.usecase';
+import { GetStepUseCase } from './steps/get-step.usecase';
 import { RecordStepUseCase } from './steps/record-step.usecase';
+import { CompleteTraceUseCase } from './traces/complete-trace.usecase';
+import { TraceRepository } from './traces/trace.repository';
 import { TracesUseCase } from './traces/traces.usecase';
 
 export interface RunningService {
@@ -23,6 +34,8 @@ export interface ServiceOverrides {
   migrationsDir?: string;
   /** Verifies API keys of internal teams (a control-plane client in production). */
   verifyApiKey?: (rawKey: string) => Promise<Principal>;
+  /** Project policies (registry, routing tiers) for grading; a control-plane client by default. */
+  policies?: Pick<ProjectPolicyCache, 'get' | 'invalidate' | 'listen'>;
 }
 
 export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = {}): Promise<RunningService> {
@@ -30,17 +43,49 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: env.LOG_LEVEL });
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createLedgerDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
+  const tables = ledgerTables(env.DATABASE_SCHEMA);
   const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'ledger' }));
   const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: env.OUTBOX_POLL_MS });
   const nudge = () => relay?.nudge();
 
-  const traces = new TracesUseCase(db, nudge);
-  const recordStep = new RecordStepUseCase(db, traces, nudge);
-  const metrics = createServiceMetrics('ledger', !overrides.bus);
-  const server = new GrpcServer({ name: 'ledger', logger, internalToken: env.GATEWAY_INTERNAL_TOKEN, metrics, verifyApiKey: overrides.verifyApiKey }).add(
-    ledger.LedgerServiceService,
-    ledgerHandlers({ traces, recordStep }),
+  const controlPlane = overrides.policies ? undefined : createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.LEDGER_POLICY_CACHE_MS);
+  const policies = overrides.policies ?? controlPlane!.cache;
+  const subscriptions: Subscription[] = [await policies.listen(bus)];
+  const gradingPolicies = new ControlPlaneGradingPolicySource(policies);
+
+  const repository = new TraceRepository(tables);
+  const traces = new TracesUseCase(db, nudge, env.LEDGER_DEFAULT_RETENTION_DAYS, gradingPolicies);
+  const deleteProjectData = new DeleteProjectDataUseCase(db, tables, env.LEDGER_RETENTION_BATCH_SIZE);
+  const useCases = {
+    traces,
+    completeTrace: new CompleteTraceUseCase(db, traces, repository, gradingPolicies, nudge),
+    recordStep: new RecordStepUseCase(db, traces, repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
+    getStep: new GetStepUseCase(db),
+    recordShadowResult: new RecordShadowResultUseCase(db, traces, repository),
+    deleteProjectData,
+  };
+
+  subscriptions.push(
+    await bus.subscribe(
+      { durable: `${env.LEDGER_DURABLE}-project-deleted`, subject: Subjects.projectChanged, maxDeliver: 20, ackWaitMs: 120_000, retryDelayMs: 5_000 },
+      projectDeletedHandler({ deleteData: deleteProjectData, directory: new ControlPlaneProjectDirectory(policies), logger }),
+    ),
   );
+  const retention = startRetentionSchedule({
+    purge: new RetentionPurgeUseCase(db, tables, { batchSize: env.LEDGER_RETENTION_BATCH_SIZE, outboxRetentionHours: env.LEDGER_OUTBOX_RETENTION_HOURS }, logger),
+    intervalMs: env.LEDGER_RETENTION_INTERVAL_MS,
+    logger,
+  });
+
+  const metrics = createServiceMetrics('ledger', !overrides.bus);
+  const server = new GrpcServer({
+    name: 'ledger',
+    logger,
+    internalToken: env.GATEWAY_INTERNAL_TOKEN,
+    metrics,
+    verifyApiKey: overrides.verifyApiKey,
+    serviceOnlyMethods: LEDGER_SERVICE_ONLY_METHODS,
+  }).add(ledger.LedgerServiceService, ledgerHandlers(useCases));
   const grpcPort = await server.listen(env.LEDGER_HOST, env.LEDGER_PORT);
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.LEDGER_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'ledger listening');
@@ -50,8 +95,11 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
     stop: async () => {
       await server.shutdown();
       await ops.close();
+      await retention.stop();
+      for (const subscription of subscriptions) await subscription.stop();
       await relay?.flush();
       await relay?.stop();
+      controlPlane?.close();
       if (!overrides.bus) await bus.close();
       await db.$disconnect();
     },

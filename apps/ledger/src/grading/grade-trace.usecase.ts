@@ -14,8 +14,35 @@ import { assessWaste } from './waste-grade.calculator';
 
 /**
  * Grades a completed trace: waste and latency per their own rules, then overall as GRADING_RULES
- * (grading-rules.constants.ts) states it. Every rule that fires adds a finding so the grade can
- * be explained to the caller.
+ * (grading-rules.constants.ts, the text the OpenAPI description carries) states it. Every rule
+ * that fires adds a finding so the grade can be explained to the caller.
+ *
+ * The rules, first match wins (numbers are the constants of grading-rules.constants.ts):
+ *
+ * waste — a model step (run / tool_call naming a model) is wasteful when the model configured
+ * for the tier it needed (router tier; an unrouted short input counts as simple; secure never
+ * judged) is a different registered model whose price for the step's token mix is ≤ 90% of the
+ * used model's:
+ *   F  ≥ 2 model steps and every one wasteful (wrong model for every step)
+ *   D  ≥ 2 wasteful and the over-spend ≥ 50% of the model cost
+ *   C  ≥ 2 wasteful
+ *   B  exactly 1 wasteful (slightly over-engineered)
+ *   A  none
+ *
+ * latency — timed units are model calls (latency_ms of run / tool_call) and reported tool
+ * executions (tool_latency_ms); slow means > 2,000 ms, severely slow > 10,000 ms:
+ *   F  ≥ 2 severely slow
+ *   D  ≥ 2 slow and ≥ 50% of the units slow (slow chain)
+ *   C  ≥ 2 slow
+ *   B  exactly 1 slow
+ *   A  none
+ *
+ * overall:
+ *   F  chain_depth > 5 (runaway chain), stall_probability > 0.7 (loop), or waste or latency F
+ *   otherwise the worse of waste and latency, one letter lower (not past D) when both have
+ *   issues; then user ratings (log steps whose output has `user_rating`, normalized to 0..1 and
+ *   averaged): ≤ 0.25 lowers one letter (not past D), ≥ 0.75 raises one letter (never above the
+ *   waste grade).
  */
 export function gradeTrace(input: GradeTraceInput): GradeTraceResult {
   const slowStepMs = input.slowStepMs ?? DEFAULT_SLOW_STEP_MS;

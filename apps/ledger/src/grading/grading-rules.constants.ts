@@ -81,5 +81,9 @@ ${DEFAULT_SLOW_STEP_MS} ms (the default threshold).
    booleans), or as \`user_rating_scale\` (5 or 1) says, normalized to 0–1 and averaged.
    A poor average (at most ${POOR_RATING}, i.e. 1–2 stars) lowers the overall grade one letter,
    at most to D. A great average (at least ${GREAT_RATING}, i.e. 4–5 stars) raises it one letter,
-   but never above the waste grade: a happy user does not hide over-spending.
+   but never above the waste grade: a happy user does not hide over-spending. A rating logged
+   after the trace was completed re-grades it.
+
+Grades are computed when the trace is completed (\`PATCH /api/v1/traces/:id/complete\`) from
+the project's model registry and \`routing_tiers\` at that moment; an open trace has no grade.
 `;

@@ -16,3 +16,6 @@ export type { WasteAssessment } from './waste-grade.calculator';
 export { assessLatency } from './latency-grade.calculator';
 export type { LatencyAssessment } from './latency-grade.calculator';
 export { averageUserRating, parseUserRating } from './user-rating.parser';
+export { EMPTY_GRADING_POLICY, gradingPolicyFrom } from './grading-policy';
+export type { GradingPolicy, GradingPolicySource, RegistryEntry } from './grading-policy';
+export { ControlPlaneGradingPolicySource } from './control-plane-grading-policy.source';

@@ -1,123 +1,172 @@
 import { encodeEvent } from '@gateway/bus';
 import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
 import { events, Subjects } from '@gateway/proto';
 import type { LedgerDb } from '../database';
 import type { Prisma, Step as StepRow } from '../generated/prisma/client';
+import type { GradingPolicy, GradingPolicySource } from '../grading';
+import { DAY_MS } from '../ledger-tables';
+import type { TraceRepository } from '../traces/trace.repository';
+import { snapshotOf } from '../traces/trace-view';
 import type { TracesUseCase } from '../traces/traces.usecase';
+import { DEFAULT_RETENTION_DAYS, retentionDaysOf, validateRecordStep, type RecordStepInput } from './record-step.validation';
+import { toolFidelityScore } from './tool-fidelity.calculator';
 
-export const STEP_TYPES = ['check', 'run', 'tool_call', 'log', 'blocked'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+export { STEP_TYPES, type RecordStepInput, type StepType } from './record-step.validation';
 
-export interface RecordStepInput {
-  traceId: string;
-  type: string;
-  parentStepId?: number;
-  input?: string;
-  output?: unknown;
-  model?: string;
-  tier?: string;
-  infrastructure?: string;
-  cost?: number;
-  latencyMs?: number;
-  promptTokens?: number;
-  completionTokens?: number;
-  cachedTokens?: number;
-  blockedReason?: string;
-  toolCalls?: { id: string; name: string; arguments: Record<string, unknown> }[];
-  toolName?: string;
-  toolLatencyMs?: number;
-  piiDetected?: boolean;
-  injectionAttempt?: boolean;
-  secretLeaked?: boolean;
-  riskScore?: number;
-  toolFidelityScore?: number;
-  error?: string;
-  idempotencyKey?: string;
-  startedAt?: string;
+/** The spec's 422 for a trace_id that is absent or belongs to another project. */
+export const TRACE_NOT_OWNED = 'Trace not found or not owned by this customer';
+
+export function traceNotOwned(): DomainError {
+  return new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
 }
 
-/** Records one step and its `step.recorded` event in one transaction (the outbox). */
+/**
+ * Records one step and its `step.recorded` event in one transaction (the outbox).
+ *
+ * - The trace must be the project's (else 422 TRACE_NOT_OWNED) and a parent step must be a step
+ *   of the same trace.
+ * - A completed trace is sealed: `run`, `tool_call`, `check` and `blocked` steps are refused
+ *   (CONFLICT "Trace already completed"). `log` steps are still accepted so a user rating can
+ *   arrive after completion; they refresh the sealed summary and grades (user ratings count in
+ *   the grade). If control-plane cannot be reached for that re-grade, the log is still recorded
+ *   and the earlier grades are kept.
+ * - tool_fidelity_score is computed here from tool_calls against offered_tools when the caller
+ *   sends offered_tools (see tool-fidelity.calculator.ts).
+ * - A retried call with the same idempotency_key on the same trace returns the first step.
+ * - The step is kept for the model's retention days (default 30); the trace's own retention only
+ *   grows to cover it.
+ */
 export class RecordStepUseCase {
-  constructor(private readonly db: LedgerDb, private readonly traces: TracesUseCase, private readonly onCommit: () => void) {}
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly traces: TracesUseCase,
+    private readonly repository: TraceRepository,
+    private readonly policies: GradingPolicySource,
+    private readonly onCommit: () => void,
+    private readonly options: { logger?: Logger; defaultRetentionDays?: number } = {},
+  ) {}
 
   async execute(projectId: number, input: RecordStepInput): Promise<StepRow> {
-    if (!(STEP_TYPES as readonly string[]).includes(input.type)) throw new DomainError('VALIDATION_FAILED', `type must be one of ${STEP_TYPES.join(', ')}`);
+    validateRecordStep(input);
     const trace = await this.traces.findOwned(projectId, input.traceId).catch(() => {
-      throw new DomainError('VALIDATION_FAILED', 'Trace not found or not owned by this customer');
+      throw traceNotOwned();
     });
     if (input.idempotencyKey) {
-      const existing = await this.db.step.findFirst({ where: { traceId: trace.id, idempotencyKey: input.idempotencyKey } });
+      const existing = await this.findByKey(trace.id, input.idempotencyKey);
       if (existing) return existing;
     }
+    if (trace.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
     if (input.parentStepId !== undefined) {
-      const parent = await this.db.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId: trace.id } });
+      const parent = await this.db.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId: trace.id }, select: { id: true } });
       if (!parent) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
     }
-    const step = await this.db.$transaction(async (tx) => {
-      const row = await tx.step.create({
-        data: {
-          traceId: trace.id,
-          projectId: trace.projectId,
-          type: input.type,
-          parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
-          input: input.input ?? '',
-          output: input.output === undefined ? undefined : (input.output as Prisma.InputJsonValue),
-          model: input.model ?? '',
-          tier: input.tier ?? '',
-          infrastructure: input.infrastructure ?? '',
-          cost: input.cost ?? 0,
-          latencyMs: input.latencyMs ?? 0,
-          promptTokens: input.promptTokens ?? 0,
-          completionTokens: input.completionTokens ?? 0,
-          cachedTokens: input.cachedTokens ?? 0,
-          blockedReason: input.blockedReason ?? '',
-          toolCalls: (input.toolCalls ?? []) as Prisma.InputJsonValue,
-          toolName: input.toolName ?? '',
-          toolLatencyMs: input.toolLatencyMs ?? null,
-          piiDetected: input.piiDetected ?? false,
-          injectionAttempt: input.injectionAttempt ?? false,
-          secretLeaked: input.secretLeaked ?? false,
-          riskScore: input.riskScore ?? 0,
-          toolFidelityScore: input.toolFidelityScore ?? null,
-          error: input.error ?? '',
-          idempotencyKey: input.idempotencyKey || null,
-          startedAt: input.startedAt ? new Date(input.startedAt) : null,
-        },
+    const toolCalls = input.toolCalls ?? [];
+    const fidelity = input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null);
+    const retentionUntil = new Date(Date.now() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
+    const routing = input.type === 'run' && input.tier ? { tier: input.tier, model: input.model ?? '' } : null;
+    const regradePolicy = trace.status === 'completed' ? await this.policyForRegrade(projectId) : null;
+
+    let step: StepRow;
+    try {
+      step = await this.db.$transaction(async (tx) => {
+        const touched = await this.repository.touchForStep(tx, projectId, trace.id, retentionUntil, routing);
+        if (!touched) throw traceNotOwned(); // purged or deleted since the check above
+        if (touched.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
+        const row = await tx.step.create({
+          data: {
+            traceId: trace.id,
+            projectId: trace.projectId,
+            type: input.type,
+            parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
+            input: input.input ?? '',
+            output: input.output === undefined || input.output === null ? undefined : (input.output as Prisma.InputJsonValue),
+            model: input.model ?? '',
+            tier: input.tier ?? '',
+            infrastructure: input.infrastructure ?? '',
+            cost: input.cost ?? 0,
+            latencyMs: input.latencyMs ?? 0,
+            promptTokens: input.promptTokens ?? 0,
+            completionTokens: input.completionTokens ?? 0,
+            cachedTokens: input.cachedTokens ?? 0,
+            blockedReason: input.blockedReason ?? '',
+            toolCalls: toolCalls as unknown as Prisma.InputJsonValue,
+            toolName: input.toolName ?? '',
+            toolLatencyMs: input.toolLatencyMs ?? null,
+            piiDetected: input.piiDetected ?? false,
+            injectionAttempt: input.injectionAttempt ?? false,
+            secretLeaked: input.secretLeaked ?? false,
+            riskScore: input.riskScore ?? 0,
+            toolFidelityScore: fidelity,
+            error: input.error ?? '',
+            idempotencyKey: input.idempotencyKey || null,
+            startedAt: input.startedAt ? new Date(input.startedAt) : null,
+            conversationJson: input.conversationJson || null,
+            offeredTools: input.offeredTools === undefined ? undefined : (input.offeredTools as Prisma.InputJsonValue),
+            retentionUntil,
+          },
+        });
+        await addToOutbox(tx, stepRecordedEvent(projectId, row));
+        if (touched.status === 'completed') {
+          const sealed = await tx.trace.findUniqueOrThrow({ where: { id: trace.id } });
+          const { steps, shadows } = await this.repository.contents(tx, trace.id);
+          await this.repository.saveSnapshot(tx, trace.id, snapshotOf(sealed, steps, shadows, regradePolicy));
+        }
+        return row;
       });
-      const outputText = typeof row.output === 'string' ? row.output : row.output === null ? '' : JSON.stringify(row.output);
-      await addToOutbox(
-        tx,
-        encodeEvent(Subjects.stepRecorded, events.StepRecorded, {
-          traceId: row.traceId,
-          projectId,
-          stepId: Number(row.id),
-          type: row.type,
-          parentStepId: row.parentStepId === null ? undefined : Number(row.parentStepId),
-          model: row.model,
-          tier: row.tier,
-          infrastructure: row.infrastructure,
-          cost: row.cost,
-          latencyMs: row.latencyMs,
-          promptTokens: row.promptTokens,
-          completionTokens: row.completionTokens,
-          toolLatencyMs: row.toolLatencyMs ?? undefined,
-          toolName: row.toolName,
-          piiDetected: row.piiDetected,
-          injectionAttempt: row.injectionAttempt,
-          secretLeaked: row.secretLeaked,
-          toolFidelityScore: row.toolFidelityScore ?? undefined,
-          blockedReason: row.blockedReason,
-          outputChars: outputText.length,
-          refusal: false,
-          intent: '',
-          createdAt: row.createdAt.toISOString(),
-          error: row.error,
-        }),
-      );
-      return row;
-    });
+    } catch (error) {
+      // Two concurrent retries with one key: the loser answers the winner's step.
+      if (input.idempotencyKey && (error as { code?: string }).code === 'P2002') {
+        const existing = await this.findByKey(trace.id, input.idempotencyKey);
+        if (existing) return existing;
+      }
+      throw error;
+    }
     this.onCommit();
     return step;
   }
+
+  private findByKey(traceId: string, idempotencyKey: string): Promise<StepRow | null> {
+    return this.db.step.findFirst({ where: { traceId, idempotencyKey } });
+  }
+
+  private async policyForRegrade(projectId: number): Promise<GradingPolicy | null> {
+    try {
+      return await this.policies.forProject(projectId);
+    } catch (error) {
+      this.options.logger?.warn({ err: error, projectId }, 'grading policy unavailable; late log step keeps the earlier grades');
+      return null;
+    }
+  }
+}
+
+function stepRecordedEvent(projectId: number, row: StepRow) {
+  const outputText = typeof row.output === 'string' ? row.output : row.output === null ? '' : JSON.stringify(row.output);
+  return encodeEvent(Subjects.stepRecorded, events.StepRecorded, {
+    traceId: row.traceId,
+    projectId,
+    stepId: Number(row.id),
+    type: row.type,
+    parentStepId: row.parentStepId === null ? undefined : Number(row.parentStepId),
+    model: row.model,
+    tier: row.tier,
+    infrastructure: row.infrastructure,
+    cost: row.cost,
+    latencyMs: row.latencyMs,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    toolLatencyMs: row.toolLatencyMs ?? undefined,
+    toolName: row.toolName,
+    piiDetected: row.piiDetected,
+    injectionAttempt: row.injectionAttempt,
+    secretLeaked: row.secretLeaked,
+    toolFidelityScore: row.toolFidelityScore ?? undefined,
+    blockedReason: row.blockedReason,
+    outputChars: outputText.length,
+    refusal: false,
+    intent: '',
+    createdAt: row.createdAt.toISOString(),
+    error: row.error,
+  });
 }

@@ -4,45 +4,31 @@ import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
 import { events, Subjects } from '@gateway/proto';
 import type { LedgerDb } from '../database';
-import type { Prisma, Step as StepRow, Trace as TraceRow } from '../generated/prisma/client';
-import { summarizeTrace, type StepRecord, type TraceSummary } from '../summary';
+import type { Prisma, Trace as TraceRow } from '../generated/prisma/client';
+import type { GradingPolicySource } from '../grading';
+import { DAY_MS } from '../ledger-tables';
+import { viewOf, type TraceView } from './trace-view';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const TRACE_STATUSES = ['pending', 'completed', 'replay', 'failed'] as const;
 
-export interface TraceDetailView {
-  trace: TraceRow;
-  steps: StepRow[];
-  summary: TraceSummary;
-  security: { piiDetected: boolean; injectionAttempt: boolean; secretLeaked: boolean; toolFidelityScore: number; shadowScore: number | null };
-}
-
-export function toStepRecord(row: StepRow): StepRecord {
-  const completedAt = row.createdAt;
-  return {
-    id: Number(row.id),
-    type: row.type as StepRecord['type'],
-    parentStepId: row.parentStepId === null ? null : Number(row.parentStepId),
-    model: row.model || null,
-    costUsd: row.cost,
-    latencyMs: row.latencyMs,
-    toolLatencyMs: row.toolLatencyMs,
-    createdAt: row.startedAt ?? new Date(completedAt.getTime() - row.latencyMs),
-    completedAt,
-    input: row.input || null,
-    output: row.output,
-    tier: row.tier || null,
-    toolName: row.toolName || null,
-  };
-}
-
 export class TracesUseCase {
-  constructor(private readonly db: LedgerDb, private readonly onCommit: () => void) {}
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly onCommit: () => void,
+    /** Retention of a trace's own row (metadata, summary) until its steps say longer. */
+    private readonly defaultRetentionDays = 30,
+    /** Registry infrastructure labels for open traces whose steps did not record one. */
+    private readonly policies?: GradingPolicySource,
+  ) {}
 
   async create(projectId: number, input: { metadata?: Record<string, unknown>; revenue?: number; status?: string; sourceTraceId?: string }): Promise<TraceRow> {
     if (input.revenue !== undefined && (!Number.isFinite(input.revenue) || input.revenue < 0)) {
       throw new DomainError('VALIDATION_FAILED', 'Revenue must be a non-negative number');
     }
     const status = input.status || 'pending';
+    if (input.sourceTraceId && !UUID.test(input.sourceTraceId)) throw new DomainError('VALIDATION_FAILED', 'source_trace_id must be a trace id');
     if (status !== 'pending' && status !== 'replay') throw new DomainError('VALIDATION_FAILED', 'A new trace is pending or replay');
     const trace = await this.db.$transaction(async (tx) => {
       const row = await tx.trace.create({
@@ -53,6 +39,7 @@ export class TracesUseCase {
           metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
           revenue: input.revenue ?? null,
           sourceTraceId: input.sourceTraceId || null,
+          retentionUntil: new Date(Date.now() + this.defaultRetentionDays * DAY_MS),
         },
       });
       await addToOutbox(
@@ -73,30 +60,22 @@ export class TracesUseCase {
 
   /** A trace of another project is indistinguishable from a missing one. */
   async findOwned(projectId: number, traceId: string): Promise<TraceRow> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(traceId)) throw new DomainError('NOT_FOUND', 'Not found');
+    if (!UUID.test(traceId)) throw new DomainError('NOT_FOUND', 'Not found');
     const trace = await this.db.trace.findFirst({ where: { id: traceId, projectId: BigInt(projectId) } });
     if (!trace) throw new DomainError('NOT_FOUND', 'Not found');
     return trace;
   }
 
-  async get(projectId: number, traceId: string): Promise<TraceDetailView> {
+  async get(projectId: number, traceId: string): Promise<TraceView> {
     const trace = await this.findOwned(projectId, traceId);
-    const steps = await this.db.step.findMany({ where: { traceId: trace.id }, orderBy: { id: 'asc' } });
-    const byModelInfrastructure = new Map(steps.filter((s) => s.model).map((s) => [s.model, s.infrastructure || 'unknown']));
-    const summary = summarizeTrace({ createdAt: trace.createdAt, revenue: trace.revenue ?? 0 }, steps.map(toStepRecord), (model) => byModelInfrastructure.get(model) ?? 'unknown');
-    const scored = steps.filter((s) => s.toolFidelityScore !== null);
-    return {
-      trace,
-      steps,
-      summary,
-      security: {
-        piiDetected: steps.some((s) => s.piiDetected),
-        injectionAttempt: steps.some((s) => s.injectionAttempt),
-        secretLeaked: steps.some((s) => s.secretLeaked),
-        toolFidelityScore: scored.length === 0 ? 1 : scored.reduce((sum, s) => sum + (s.toolFidelityScore ?? 0), 0) / scored.length,
-        shadowScore: null,
-      },
-    };
+    const [steps, shadows] = await Promise.all([
+      this.db.step.findMany({ where: { traceId: trace.id }, orderBy: { id: 'asc' } }),
+      this.db.shadowResult.findMany({ where: { traceId: trace.id }, select: { score: true } }),
+    ]);
+    const needsLabels = trace.status !== 'completed' && steps.some((step) => step.model && !step.infrastructure);
+    // A read never fails because control-plane is away: labels then fall back to `unknown`.
+    const policy = needsLabels && this.policies ? await this.policies.forProject(projectId).catch(() => undefined) : undefined;
+    return viewOf(trace, steps, shadows, policy);
   }
 
   async list(projectId: number, query: { page: number; perPage: number; status?: string }): Promise<{ traces: TraceRow[]; page: number; perPage: number; total: number; totalPages: number }> {

@@ -69,6 +69,10 @@ export interface Summary {
   stallProbability: number;
   byModel: { [key: string]: number };
   byInfrastructure: { [key: string]: number };
+  /** Why the grades are what they are: one sentence per rule that fired (completed traces). */
+  gradeFindings: string[];
+  /** stall_probability > 0.7 */
+  stallFlagged: boolean;
 }
 
 export interface Summary_ByModelEntry {
@@ -163,8 +167,20 @@ export interface RecordStepRequest {
   infrastructure: string;
   /** Idempotency: a retried RecordStep with the same key returns the first step. */
   idempotencyKey: string;
+  /**
+   * The tools offered to the model on this call, as the caller sent them:
+   * {"tools": [{"type": "function", "function": {"name", "description", "parameters"}} | {"type": "mcp", ...}]}.
+   * When present, the ledger scores tool_calls against it (tool_fidelity_score above is then ignored).
+   */
   offeredTools: { [key: string]: any } | undefined;
   startedAt: string;
+  /**
+   * run / tool_call steps: the full message history sent to the model, as JSON (stored as text),
+   * so a later tool-loop turn can be rebuilt from GetStep.
+   */
+  conversationJson: string;
+  /** The model's data_retention_days; 0 means the default (30). The step is purged after it. */
+  retentionDays: number;
 }
 
 export interface Step {
@@ -186,6 +202,18 @@ export interface Step {
   toolLatencyMs?: number | undefined;
   error: string;
   createdAt: string;
+  conversationJson: string;
+  offeredTools: { [key: string]: any } | undefined;
+  infrastructure: string;
+  cachedTokens: number;
+  toolFidelityScore?: number | undefined;
+  piiDetected: boolean;
+  injectionAttempt: boolean;
+  secretLeaked: boolean;
+  riskScore: number;
+  startedAt: string;
+  /** When the step's data is purged (its model's data_retention_days after it was recorded). */
+  retentionUntil: string;
 }
 
 export interface StepRef {
@@ -201,6 +229,33 @@ export interface ProjectDataRef {
 
 export interface DeleteProjectDataResponse {
   tracesDeleted: number;
+  stepsDeleted: number;
+}
+
+export interface ShadowResultRequest {
+  actor: Actor | undefined;
+  projectId: number;
+  traceId: string;
+  /** The step whose answer was compared (a step of trace_id). */
+  stepId: number;
+  shadowModel: string;
+  /** Similarity of the shadow answer to the step's answer, 0..1 (1 = same answer). */
+  score: number;
+  /** USD */
+  shadowCost: number;
+  shadowLatencyMs: number;
+}
+
+/** One per (step, shadow model): a retried RecordShadowResult replaces the earlier values. */
+export interface ShadowResult {
+  id: number;
+  traceId: string;
+  stepId: number;
+  shadowModel: string;
+  score: number;
+  shadowCost: number;
+  shadowLatencyMs: number;
+  createdAt: string;
 }
 
 function createBaseCreateTraceRequest(): CreateTraceRequest {
@@ -631,6 +686,8 @@ function createBaseSummary(): Summary {
     stallProbability: 0,
     byModel: {},
     byInfrastructure: {},
+    gradeFindings: [],
+    stallFlagged: false,
   };
 }
 
@@ -681,6 +738,12 @@ export const Summary: MessageFns<Summary> = {
     globalThis.Object.entries(message.byInfrastructure).forEach(([key, value]: [string, number]) => {
       Summary_ByInfrastructureEntry.encode({ key: key as any, value }, writer.uint32(122).fork()).join();
     });
+    for (const v of message.gradeFindings) {
+      writer.uint32(130).string(v!);
+    }
+    if (message.stallFlagged !== false) {
+      writer.uint32(136).bool(message.stallFlagged);
+    }
     return writer;
   },
 
@@ -823,6 +886,22 @@ export const Summary: MessageFns<Summary> = {
             }
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.gradeFindings.push(reader.string());
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.stallFlagged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -948,6 +1027,16 @@ export const Summary: MessageFns<Summary> = {
           {},
         )
         : {},
+      gradeFindings: globalThis.Array.isArray(object?.gradeFindings)
+        ? object.gradeFindings.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.grade_findings)
+        ? object.grade_findings.map((e: any) => globalThis.String(e))
+        : [],
+      stallFlagged: isSet(object.stallFlagged)
+        ? globalThis.Boolean(object.stallFlagged)
+        : isSet(object.stall_flagged)
+        ? globalThis.Boolean(object.stall_flagged)
+        : false,
     };
   },
 
@@ -1009,6 +1098,12 @@ export const Summary: MessageFns<Summary> = {
           obj.byInfrastructure[k] = floatToJson(v);
         });
       }
+    }
+    if (message.gradeFindings?.length) {
+      obj.gradeFindings = message.gradeFindings;
+    }
+    if (message.stallFlagged !== false) {
+      obj.stallFlagged = message.stallFlagged;
     }
     return obj;
   },
@@ -1975,6 +2070,8 @@ function createBaseRecordStepRequest(): RecordStepRequest {
     idempotencyKey: "",
     offeredTools: undefined,
     startedAt: "",
+    conversationJson: "",
+    retentionDays: 0,
   };
 }
 
@@ -2063,6 +2160,12 @@ export const RecordStepRequest: MessageFns<RecordStepRequest> = {
     }
     if (message.startedAt !== "") {
       writer.uint32(226).string(message.startedAt);
+    }
+    if (message.conversationJson !== "") {
+      writer.uint32(234).string(message.conversationJson);
+    }
+    if (message.retentionDays !== 0) {
+      writer.uint32(240).int32(message.retentionDays);
     }
     return writer;
   },
@@ -2304,6 +2407,22 @@ export const RecordStepRequest: MessageFns<RecordStepRequest> = {
             message.startedAt = reader.string();
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.conversationJson = reader.string();
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.retentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2422,6 +2541,16 @@ export const RecordStepRequest: MessageFns<RecordStepRequest> = {
         : isSet(object.started_at)
         ? globalThis.String(object.started_at)
         : "",
+      conversationJson: isSet(object.conversationJson)
+        ? globalThis.String(object.conversationJson)
+        : isSet(object.conversation_json)
+        ? globalThis.String(object.conversation_json)
+        : "",
+      retentionDays: isSet(object.retentionDays)
+        ? globalThis.Number(object.retentionDays)
+        : isSet(object.retention_days)
+        ? globalThis.Number(object.retention_days)
+        : 0,
     };
   },
 
@@ -2511,6 +2640,12 @@ export const RecordStepRequest: MessageFns<RecordStepRequest> = {
     if (message.startedAt !== "") {
       obj.startedAt = message.startedAt;
     }
+    if (message.conversationJson !== "") {
+      obj.conversationJson = message.conversationJson;
+    }
+    if (message.retentionDays !== 0) {
+      obj.retentionDays = Math.round(message.retentionDays);
+    }
     return obj;
   },
 };
@@ -2535,6 +2670,17 @@ function createBaseStep(): Step {
     toolLatencyMs: undefined,
     error: "",
     createdAt: "",
+    conversationJson: "",
+    offeredTools: undefined,
+    infrastructure: "",
+    cachedTokens: 0,
+    toolFidelityScore: undefined,
+    piiDetected: false,
+    injectionAttempt: false,
+    secretLeaked: false,
+    riskScore: 0,
+    startedAt: "",
+    retentionUntil: "",
   };
 }
 
@@ -2593,6 +2739,39 @@ export const Step: MessageFns<Step> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(146).string(message.createdAt);
+    }
+    if (message.conversationJson !== "") {
+      writer.uint32(154).string(message.conversationJson);
+    }
+    if (message.offeredTools !== undefined) {
+      Struct.encode(Struct.wrap(message.offeredTools), writer.uint32(162).fork()).join();
+    }
+    if (message.infrastructure !== "") {
+      writer.uint32(170).string(message.infrastructure);
+    }
+    if (message.cachedTokens !== 0) {
+      writer.uint32(176).int32(message.cachedTokens);
+    }
+    if (message.toolFidelityScore !== undefined) {
+      writer.uint32(185).double(message.toolFidelityScore);
+    }
+    if (message.piiDetected !== false) {
+      writer.uint32(192).bool(message.piiDetected);
+    }
+    if (message.injectionAttempt !== false) {
+      writer.uint32(200).bool(message.injectionAttempt);
+    }
+    if (message.secretLeaked !== false) {
+      writer.uint32(208).bool(message.secretLeaked);
+    }
+    if (message.riskScore !== 0) {
+      writer.uint32(217).double(message.riskScore);
+    }
+    if (message.startedAt !== "") {
+      writer.uint32(226).string(message.startedAt);
+    }
+    if (message.retentionUntil !== "") {
+      writer.uint32(234).string(message.retentionUntil);
     }
     return writer;
   },
@@ -2754,6 +2933,94 @@ export const Step: MessageFns<Step> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.conversationJson = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.offeredTools = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.infrastructure = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.cachedTokens = reader.int32();
+            continue;
+          }
+          case 23: {
+            if (tag !== 185) {
+              break;
+            }
+
+            message.toolFidelityScore = reader.double();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.piiDetected = reader.bool();
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.injectionAttempt = reader.bool();
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.secretLeaked = reader.bool();
+            continue;
+          }
+          case 27: {
+            if (tag !== 217) {
+              break;
+            }
+
+            message.riskScore = reader.double();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.retentionUntil = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2826,6 +3093,57 @@ export const Step: MessageFns<Step> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      conversationJson: isSet(object.conversationJson)
+        ? globalThis.String(object.conversationJson)
+        : isSet(object.conversation_json)
+        ? globalThis.String(object.conversation_json)
+        : "",
+      offeredTools: isObject(object.offeredTools)
+        ? object.offeredTools
+        : isObject(object.offered_tools)
+        ? object.offered_tools
+        : undefined,
+      infrastructure: isSet(object.infrastructure) ? globalThis.String(object.infrastructure) : "",
+      cachedTokens: isSet(object.cachedTokens)
+        ? globalThis.Number(object.cachedTokens)
+        : isSet(object.cached_tokens)
+        ? globalThis.Number(object.cached_tokens)
+        : 0,
+      toolFidelityScore: isSet(object.toolFidelityScore)
+        ? globalThis.Number(object.toolFidelityScore)
+        : isSet(object.tool_fidelity_score)
+        ? globalThis.Number(object.tool_fidelity_score)
+        : undefined,
+      piiDetected: isSet(object.piiDetected)
+        ? globalThis.Boolean(object.piiDetected)
+        : isSet(object.pii_detected)
+        ? globalThis.Boolean(object.pii_detected)
+        : false,
+      injectionAttempt: isSet(object.injectionAttempt)
+        ? globalThis.Boolean(object.injectionAttempt)
+        : isSet(object.injection_attempt)
+        ? globalThis.Boolean(object.injection_attempt)
+        : false,
+      secretLeaked: isSet(object.secretLeaked)
+        ? globalThis.Boolean(object.secretLeaked)
+        : isSet(object.secret_leaked)
+        ? globalThis.Boolean(object.secret_leaked)
+        : false,
+      riskScore: isSet(object.riskScore)
+        ? globalThis.Number(object.riskScore)
+        : isSet(object.risk_score)
+        ? globalThis.Number(object.risk_score)
+        : 0,
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : "",
+      retentionUntil: isSet(object.retentionUntil)
+        ? globalThis.String(object.retentionUntil)
+        : isSet(object.retention_until)
+        ? globalThis.String(object.retention_until)
+        : "",
     };
   },
 
@@ -2884,6 +3202,39 @@ export const Step: MessageFns<Step> = {
     }
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
+    }
+    if (message.conversationJson !== "") {
+      obj.conversationJson = message.conversationJson;
+    }
+    if (message.offeredTools !== undefined) {
+      obj.offeredTools = message.offeredTools;
+    }
+    if (message.infrastructure !== "") {
+      obj.infrastructure = message.infrastructure;
+    }
+    if (message.cachedTokens !== 0) {
+      obj.cachedTokens = Math.round(message.cachedTokens);
+    }
+    if (message.toolFidelityScore !== undefined) {
+      obj.toolFidelityScore = floatToJson(message.toolFidelityScore);
+    }
+    if (message.piiDetected !== false) {
+      obj.piiDetected = message.piiDetected;
+    }
+    if (message.injectionAttempt !== false) {
+      obj.injectionAttempt = message.injectionAttempt;
+    }
+    if (message.secretLeaked !== false) {
+      obj.secretLeaked = message.secretLeaked;
+    }
+    if (message.riskScore !== 0) {
+      obj.riskScore = floatToJson(message.riskScore);
+    }
+    if (message.startedAt !== "") {
+      obj.startedAt = message.startedAt;
+    }
+    if (message.retentionUntil !== "") {
+      obj.retentionUntil = message.retentionUntil;
     }
     return obj;
   },
@@ -3071,13 +3422,16 @@ export const ProjectDataRef: MessageFns<ProjectDataRef> = {
 };
 
 function createBaseDeleteProjectDataResponse(): DeleteProjectDataResponse {
-  return { tracesDeleted: 0 };
+  return { tracesDeleted: 0, stepsDeleted: 0 };
 }
 
 export const DeleteProjectDataResponse: MessageFns<DeleteProjectDataResponse> = {
   encode(message: DeleteProjectDataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tracesDeleted !== 0) {
       writer.uint32(8).int32(message.tracesDeleted);
+    }
+    if (message.stepsDeleted !== 0) {
+      writer.uint32(16).int32(message.stepsDeleted);
     }
     return writer;
   },
@@ -3103,6 +3457,14 @@ export const DeleteProjectDataResponse: MessageFns<DeleteProjectDataResponse> = 
             message.tracesDeleted = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.stepsDeleted = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3122,6 +3484,11 @@ export const DeleteProjectDataResponse: MessageFns<DeleteProjectDataResponse> = 
         : isSet(object.traces_deleted)
         ? globalThis.Number(object.traces_deleted)
         : 0,
+      stepsDeleted: isSet(object.stepsDeleted)
+        ? globalThis.Number(object.stepsDeleted)
+        : isSet(object.steps_deleted)
+        ? globalThis.Number(object.steps_deleted)
+        : 0,
     };
   },
 
@@ -3129,6 +3496,396 @@ export const DeleteProjectDataResponse: MessageFns<DeleteProjectDataResponse> = 
     const obj: any = {};
     if (message.tracesDeleted !== 0) {
       obj.tracesDeleted = Math.round(message.tracesDeleted);
+    }
+    if (message.stepsDeleted !== 0) {
+      obj.stepsDeleted = Math.round(message.stepsDeleted);
+    }
+    return obj;
+  },
+};
+
+function createBaseShadowResultRequest(): ShadowResultRequest {
+  return {
+    actor: undefined,
+    projectId: 0,
+    traceId: "",
+    stepId: 0,
+    shadowModel: "",
+    score: 0,
+    shadowCost: 0,
+    shadowLatencyMs: 0,
+  };
+}
+
+export const ShadowResultRequest: MessageFns<ShadowResultRequest> = {
+  encode(message: ShadowResultRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(16).int64(message.projectId);
+    }
+    if (message.traceId !== "") {
+      writer.uint32(26).string(message.traceId);
+    }
+    if (message.stepId !== 0) {
+      writer.uint32(32).int64(message.stepId);
+    }
+    if (message.shadowModel !== "") {
+      writer.uint32(42).string(message.shadowModel);
+    }
+    if (message.score !== 0) {
+      writer.uint32(49).double(message.score);
+    }
+    if (message.shadowCost !== 0) {
+      writer.uint32(57).double(message.shadowCost);
+    }
+    if (message.shadowLatencyMs !== 0) {
+      writer.uint32(65).double(message.shadowLatencyMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShadowResultRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShadowResultRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.traceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stepId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.shadowModel = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.shadowCost = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.shadowLatencyMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShadowResultRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      traceId: isSet(object.traceId)
+        ? globalThis.String(object.traceId)
+        : isSet(object.trace_id)
+        ? globalThis.String(object.trace_id)
+        : "",
+      stepId: isSet(object.stepId)
+        ? globalThis.Number(object.stepId)
+        : isSet(object.step_id)
+        ? globalThis.Number(object.step_id)
+        : 0,
+      shadowModel: isSet(object.shadowModel)
+        ? globalThis.String(object.shadowModel)
+        : isSet(object.shadow_model)
+        ? globalThis.String(object.shadow_model)
+        : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      shadowCost: isSet(object.shadowCost)
+        ? globalThis.Number(object.shadowCost)
+        : isSet(object.shadow_cost)
+        ? globalThis.Number(object.shadow_cost)
+        : 0,
+      shadowLatencyMs: isSet(object.shadowLatencyMs)
+        ? globalThis.Number(object.shadowLatencyMs)
+        : isSet(object.shadow_latency_ms)
+        ? globalThis.Number(object.shadow_latency_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: ShadowResultRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.traceId !== "") {
+      obj.traceId = message.traceId;
+    }
+    if (message.stepId !== 0) {
+      obj.stepId = Math.round(message.stepId);
+    }
+    if (message.shadowModel !== "") {
+      obj.shadowModel = message.shadowModel;
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    if (message.shadowCost !== 0) {
+      obj.shadowCost = floatToJson(message.shadowCost);
+    }
+    if (message.shadowLatencyMs !== 0) {
+      obj.shadowLatencyMs = floatToJson(message.shadowLatencyMs);
+    }
+    return obj;
+  },
+};
+
+function createBaseShadowResult(): ShadowResult {
+  return { id: 0, traceId: "", stepId: 0, shadowModel: "", score: 0, shadowCost: 0, shadowLatencyMs: 0, createdAt: "" };
+}
+
+export const ShadowResult: MessageFns<ShadowResult> = {
+  encode(message: ShadowResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.traceId !== "") {
+      writer.uint32(18).string(message.traceId);
+    }
+    if (message.stepId !== 0) {
+      writer.uint32(24).int64(message.stepId);
+    }
+    if (message.shadowModel !== "") {
+      writer.uint32(34).string(message.shadowModel);
+    }
+    if (message.score !== 0) {
+      writer.uint32(41).double(message.score);
+    }
+    if (message.shadowCost !== 0) {
+      writer.uint32(49).double(message.shadowCost);
+    }
+    if (message.shadowLatencyMs !== 0) {
+      writer.uint32(57).double(message.shadowLatencyMs);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShadowResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShadowResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.traceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stepId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.shadowModel = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.shadowCost = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.shadowLatencyMs = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShadowResult {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      traceId: isSet(object.traceId)
+        ? globalThis.String(object.traceId)
+        : isSet(object.trace_id)
+        ? globalThis.String(object.trace_id)
+        : "",
+      stepId: isSet(object.stepId)
+        ? globalThis.Number(object.stepId)
+        : isSet(object.step_id)
+        ? globalThis.Number(object.step_id)
+        : 0,
+      shadowModel: isSet(object.shadowModel)
+        ? globalThis.String(object.shadowModel)
+        : isSet(object.shadow_model)
+        ? globalThis.String(object.shadow_model)
+        : "",
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      shadowCost: isSet(object.shadowCost)
+        ? globalThis.Number(object.shadowCost)
+        : isSet(object.shadow_cost)
+        ? globalThis.Number(object.shadow_cost)
+        : 0,
+      shadowLatencyMs: isSet(object.shadowLatencyMs)
+        ? globalThis.Number(object.shadowLatencyMs)
+        : isSet(object.shadow_latency_ms)
+        ? globalThis.Number(object.shadow_latency_ms)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ShadowResult): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.traceId !== "") {
+      obj.traceId = message.traceId;
+    }
+    if (message.stepId !== 0) {
+      obj.stepId = Math.round(message.stepId);
+    }
+    if (message.shadowModel !== "") {
+      obj.shadowModel = message.shadowModel;
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    if (message.shadowCost !== 0) {
+      obj.shadowCost = floatToJson(message.shadowCost);
+    }
+    if (message.shadowLatencyMs !== 0) {
+      obj.shadowLatencyMs = floatToJson(message.shadowLatencyMs);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
     }
     return obj;
   },
@@ -3194,6 +3951,7 @@ export const LedgerServiceService = {
     responseSerialize: (value: Step): Buffer => Buffer.from(Step.encode(value).finish()),
     responseDeserialize: (value: Buffer): Step => Step.decode(value),
   },
+  /** Internal only (service credential): removes every trace, step and shadow result of a project. */
   deleteProjectData: {
     path: "/gateway.ledger.v1.LedgerService/DeleteProjectData" as const,
     requestStream: false as const,
@@ -3204,6 +3962,16 @@ export const LedgerServiceService = {
       Buffer.from(DeleteProjectDataResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteProjectDataResponse => DeleteProjectDataResponse.decode(value),
   },
+  /** Stores the comparison of a step's answer with the project's shadow model (scored by the caller). */
+  recordShadowResult: {
+    path: "/gateway.ledger.v1.LedgerService/RecordShadowResult" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ShadowResultRequest): Buffer => Buffer.from(ShadowResultRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ShadowResultRequest => ShadowResultRequest.decode(value),
+    responseSerialize: (value: ShadowResult): Buffer => Buffer.from(ShadowResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ShadowResult => ShadowResult.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
@@ -3213,7 +3981,10 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   completeTrace: handleUnaryCall<TraceRef, TraceDetail>;
   recordStep: handleUnaryCall<RecordStepRequest, Step>;
   getStep: handleUnaryCall<StepRef, Step>;
+  /** Internal only (service credential): removes every trace, step and shadow result of a project. */
   deleteProjectData: handleUnaryCall<ProjectDataRef, DeleteProjectDataResponse>;
+  /** Stores the comparison of a step's answer with the project's shadow model (scored by the caller). */
+  recordShadowResult: handleUnaryCall<ShadowResultRequest, ShadowResult>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -3301,6 +4072,7 @@ export interface LedgerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Step) => void,
   ): ClientUnaryCall;
+  /** Internal only (service credential): removes every trace, step and shadow result of a project. */
   deleteProjectData(
     request: ProjectDataRef,
     callback: (error: ServiceError | null, response: DeleteProjectDataResponse) => void,
@@ -3315,6 +4087,22 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteProjectDataResponse) => void,
+  ): ClientUnaryCall;
+  /** Stores the comparison of a step's answer with the project's shadow model (scored by the caller). */
+  recordShadowResult(
+    request: ShadowResultRequest,
+    callback: (error: ServiceError | null, response: ShadowResult) => void,
+  ): ClientUnaryCall;
+  recordShadowResult(
+    request: ShadowResultRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ShadowResult) => void,
+  ): ClientUnaryCall;
+  recordShadowResult(
+    request: ShadowResultRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ShadowResult) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,78 @@
+import type { Prisma, ShadowResult as ShadowRow, Step as StepRow } from '../generated/prisma/client';
+import type { LedgerTables } from '../ledger-tables';
+import type { SecurityView, TraceSnapshot } from './trace-view';
+
+export type LedgerTx = Prisma.TransactionClient;
+
+/**
+ * Statements on the trace row that need a row lock or GREATEST, which Prisma's model API cannot
+ * express. The lock orders a trace's writers: completion, step writes and the retention purge
+ * (which skips locked rows) never interleave on one trace.
+ */
+export class TraceRepository {
+  constructor(private readonly tables: LedgerTables) {}
+
+  /** Locks the project's trace for the rest of the transaction; null when it is not there. */
+  async lockOwned(tx: LedgerTx, projectId: number, traceId: string): Promise<{ status: string } | null> {
+    const rows = await tx.$queryRawUnsafe<{ status: string }[]>(
+      `SELECT status FROM ${this.tables.traces} WHERE id = $1::uuid AND project_id = $2::bigint FOR UPDATE`,
+      traceId,
+      String(projectId),
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Takes the trace row lock for a new step and records what the step changes on the trace: its
+   * retention only grows (GREATEST), and a routed run step becomes the routing decision.
+   */
+  async touchForStep(
+    tx: LedgerTx,
+    projectId: number,
+    traceId: string,
+    retentionUntil: Date,
+    routing: { tier: string; model: string } | null,
+  ): Promise<{ status: string } | null> {
+    const rows = await tx.$queryRawUnsafe<{ status: string }[]>(
+      `UPDATE ${this.tables.traces}
+          SET retention_until = GREATEST(retention_until, $3::timestamptz),
+              routing_tier = CASE WHEN $4::boolean THEN $5 ELSE routing_tier END,
+              routing_model = CASE WHEN $4::boolean THEN $6 ELSE routing_model END
+        WHERE id = $1::uuid AND project_id = $2::bigint
+      RETURNING status`,
+      traceId,
+      String(projectId),
+      retentionUntil.toISOString(),
+      routing !== null,
+      routing?.tier ?? null,
+      routing?.model ?? null,
+    );
+    return rows[0] ?? null;
+  }
+
+  async contents(tx: LedgerTx, traceId: string): Promise<{ steps: StepRow[]; shadows: ShadowRow[] }> {
+    const [steps, shadows] = [
+      await tx.step.findMany({ where: { traceId }, orderBy: { id: 'asc' } }),
+      await tx.shadowResult.findMany({ where: { traceId }, orderBy: { id: 'asc' } }),
+    ];
+    return { steps, shadows };
+  }
+
+  async saveSnapshot(tx: LedgerTx, traceId: string, snapshot: TraceSnapshot, completion?: { completedAt: Date }) {
+    return tx.trace.update({
+      where: { id: traceId },
+      data: {
+        ...(completion ? { status: 'completed', completedAt: completion.completedAt } : {}),
+        summary: snapshot.summary as unknown as Prisma.InputJsonValue,
+        security: snapshot.security as unknown as Prisma.InputJsonValue,
+        grades: snapshot.grades ? (snapshot.grades as unknown as Prisma.InputJsonValue) : undefined,
+        gradeFindings: snapshot.findings as Prisma.InputJsonValue,
+        optimizationGrade: snapshot.grades?.overall,
+      },
+    });
+  }
+
+  async saveSecurity(tx: LedgerTx, traceId: string, security: SecurityView): Promise<void> {
+    await tx.trace.update({ where: { id: traceId }, data: { security: security as unknown as Prisma.InputJsonValue } });
+  }
+}
