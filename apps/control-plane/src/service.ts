@@ -59,8 +59,14 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const spend = new RecordSpendUseCase(db);
 
   if (env.GATEWAY_BOOTSTRAP_EMAIL && env.GATEWAY_BOOTSTRAP_PASSWORD) {
-    const result = await sessions.bootstrap(env.GATEWAY_BOOTSTRAP_EMAIL, env.GATEWAY_BOOTSTRAP_PASSWORD, 'Default organization');
-    if (result.created) logger.info({ email: result.user.email }, 'bootstrap owner created');
+    try {
+      const result = await sessions.bootstrap(env.GATEWAY_BOOTSTRAP_EMAIL, env.GATEWAY_BOOTSTRAP_PASSWORD, 'Default organization');
+      if (result.created) logger.info({ email: result.user.email }, 'bootstrap owner created');
+    } catch (error) {
+      // Another owner bootstrapped this database first: the setting is a convenience, not a reason to stop.
+      if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
+      logger.warn('GATEWAY_BOOTSTRAP_EMAIL ignored: an organization already exists (use CreateOrganization for more)');
+    }
   }
 
   // total_monthly_spend: every recorded step's cost, once per event id.
