@@ -5,10 +5,13 @@ import { GrpcServer, type Principal } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { analytics, EVENT_STREAM } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
+import { analyticsHandlers } from './analytics.grpc';
 import { createAnalyticsDb } from './database';
 import type { AnalyticsEnv } from './env';
 import { IngestEventUseCase } from './ingest/ingest-event.usecase';
 import { ledgerEventsHandler } from './ingest/ledger-events.handler';
+import { GetStatsUseCase } from './stats/get-stats.usecase';
+import { StatsRepository } from './stats/stats.repository';
 
 export interface RunningService {
   grpcPort: number;
@@ -29,12 +32,22 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createAnalyticsDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
   const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'analytics' }));
-  const ingest = new IngestEventUseCase(db);
-  const subscription = await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000 }, ledgerEventsHandler(ingest));
+  const ingest = new IngestEventUseCase(db, {
+    schema: env.DATABASE_SCHEMA,
+    driftSampleThreshold: env.ANALYTICS_DRIFT_SAMPLE_THRESHOLD,
+    stallMonitorThreshold: env.ANALYTICS_STALL_MONITOR_THRESHOLD,
+    orphanDeliveries: env.ANALYTICS_ORPHAN_DELIVERIES,
+  });
+  const subscription = await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 500 }, ledgerEventsHandler(ingest));
 
   const metrics = createServiceMetrics('analytics', !overrides.bus);
-  // Statistics queries (GetStats) are the analytics issue's; until then the method answers UNIMPLEMENTED.
-  const server = new GrpcServer({ name: 'analytics', logger, internalToken: env.GATEWAY_INTERNAL_TOKEN, metrics, verifyApiKey: overrides.verifyApiKey }).add(analytics.AnalyticsServiceService, {});
+  const getStats = new GetStatsUseCase(new StatsRepository(db, env.DATABASE_SCHEMA), {
+    deepLoopThreshold: env.ANALYTICS_DEEP_LOOP_THRESHOLD,
+    driftSampleThreshold: env.ANALYTICS_DRIFT_SAMPLE_THRESHOLD,
+    driftMinPeriodSamples: env.ANALYTICS_DRIFT_MIN_SAMPLES,
+    driftAlertPct: env.ANALYTICS_DRIFT_ALERT_PCT,
+  });
+  const server = new GrpcServer({ name: 'analytics', logger, internalToken: env.GATEWAY_INTERNAL_TOKEN, metrics, verifyApiKey: overrides.verifyApiKey }).add(analytics.AnalyticsServiceService, analyticsHandlers(getStats));
   const grpcPort = await server.listen(env.ANALYTICS_HOST, env.ANALYTICS_PORT);
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.ANALYTICS_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'analytics listening');

@@ -23,6 +23,10 @@ export const protobufPackage = "gateway.analytics.v1";
 
 export const protobufFileName = "gateway/analytics/v1/analytics.proto";
 
+/**
+ * Exactly one period: window_hours (rolling), or start_date[/end_date] (ISO dates or date-times).
+ * Neither means the last 24 hours. Both is INVALID_ARGUMENT.
+ */
 export interface StatsRequest {
   projectId: number;
   windowHours?: number | undefined;
@@ -83,13 +87,33 @@ export interface ChainDepth {
   deepLoopCount: number;
 }
 
+/** Behaviour of a model over a set of its answers (run steps without an error). */
+export interface DriftFigures {
+  sampleCount: number;
+  avgOutputChars: number;
+  /** Percent of answers flagged as refusals. */
+  refusalRatePct: number;
+  avgLatencyMs: number;
+}
+
+/**
+ * A model's answers in the period against its baseline (its first N answers, N = the sample
+ * threshold). Reported once the baseline is complete and the period holds enough later answers.
+ */
 export interface BiasDrift {
   model: string;
+  /** Answers in the period after the baseline. */
   sampleCount: number;
+  /** Relative change of the average output length, percent. */
   outputLengthDriftPct: number;
+  /** Change of the refusal rate, in percentage points. */
   refusalRateDriftPct: number;
+  /** Relative change of the average latency, percent. */
   latencyDriftPct: number;
+  /** Any of the three beyond the configured alert threshold. */
   drifting: boolean;
+  baseline: DriftFigures | undefined;
+  current: DriftFigures | undefined;
 }
 
 export interface Stall {
@@ -1119,6 +1143,127 @@ export const ChainDepth: MessageFns<ChainDepth> = {
   },
 };
 
+function createBaseDriftFigures(): DriftFigures {
+  return { sampleCount: 0, avgOutputChars: 0, refusalRatePct: 0, avgLatencyMs: 0 };
+}
+
+export const DriftFigures: MessageFns<DriftFigures> = {
+  encode(message: DriftFigures, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sampleCount !== 0) {
+      writer.uint32(8).int64(message.sampleCount);
+    }
+    if (message.avgOutputChars !== 0) {
+      writer.uint32(17).double(message.avgOutputChars);
+    }
+    if (message.refusalRatePct !== 0) {
+      writer.uint32(25).double(message.refusalRatePct);
+    }
+    if (message.avgLatencyMs !== 0) {
+      writer.uint32(33).double(message.avgLatencyMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DriftFigures {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDriftFigures();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sampleCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.avgOutputChars = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.refusalRatePct = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.avgLatencyMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DriftFigures {
+    return {
+      sampleCount: isSet(object.sampleCount)
+        ? globalThis.Number(object.sampleCount)
+        : isSet(object.sample_count)
+        ? globalThis.Number(object.sample_count)
+        : 0,
+      avgOutputChars: isSet(object.avgOutputChars)
+        ? globalThis.Number(object.avgOutputChars)
+        : isSet(object.avg_output_chars)
+        ? globalThis.Number(object.avg_output_chars)
+        : 0,
+      refusalRatePct: isSet(object.refusalRatePct)
+        ? globalThis.Number(object.refusalRatePct)
+        : isSet(object.refusal_rate_pct)
+        ? globalThis.Number(object.refusal_rate_pct)
+        : 0,
+      avgLatencyMs: isSet(object.avgLatencyMs)
+        ? globalThis.Number(object.avgLatencyMs)
+        : isSet(object.avg_latency_ms)
+        ? globalThis.Number(object.avg_latency_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: DriftFigures): unknown {
+    const obj: any = {};
+    if (message.sampleCount !== 0) {
+      obj.sampleCount = Math.round(message.sampleCount);
+    }
+    if (message.avgOutputChars !== 0) {
+      obj.avgOutputChars = floatToJson(message.avgOutputChars);
+    }
+    if (message.refusalRatePct !== 0) {
+      obj.refusalRatePct = floatToJson(message.refusalRatePct);
+    }
+    if (message.avgLatencyMs !== 0) {
+      obj.avgLatencyMs = floatToJson(message.avgLatencyMs);
+    }
+    return obj;
+  },
+};
+
 function createBaseBiasDrift(): BiasDrift {
   return {
     model: "",
@@ -1127,6 +1272,8 @@ function createBaseBiasDrift(): BiasDrift {
     refusalRateDriftPct: 0,
     latencyDriftPct: 0,
     drifting: false,
+    baseline: undefined,
+    current: undefined,
   };
 }
 
@@ -1149,6 +1296,12 @@ export const BiasDrift: MessageFns<BiasDrift> = {
     }
     if (message.drifting !== false) {
       writer.uint32(48).bool(message.drifting);
+    }
+    if (message.baseline !== undefined) {
+      DriftFigures.encode(message.baseline, writer.uint32(58).fork()).join();
+    }
+    if (message.current !== undefined) {
+      DriftFigures.encode(message.current, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -1214,6 +1367,22 @@ export const BiasDrift: MessageFns<BiasDrift> = {
             message.drifting = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.baseline = DriftFigures.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.current = DriftFigures.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1250,6 +1419,8 @@ export const BiasDrift: MessageFns<BiasDrift> = {
         ? globalThis.Number(object.latency_drift_pct)
         : 0,
       drifting: isSet(object.drifting) ? globalThis.Boolean(object.drifting) : false,
+      baseline: isSet(object.baseline) ? DriftFigures.fromJSON(object.baseline) : undefined,
+      current: isSet(object.current) ? DriftFigures.fromJSON(object.current) : undefined,
     };
   },
 
@@ -1272,6 +1443,12 @@ export const BiasDrift: MessageFns<BiasDrift> = {
     }
     if (message.drifting !== false) {
       obj.drifting = message.drifting;
+    }
+    if (message.baseline !== undefined) {
+      obj.baseline = DriftFigures.toJSON(message.baseline);
+    }
+    if (message.current !== undefined) {
+      obj.current = DriftFigures.toJSON(message.current);
     }
     return obj;
   },
