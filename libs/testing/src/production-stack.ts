@@ -121,7 +121,8 @@ export class ProductionStack {
         ...addresses,
       };
       const database = DATABASES[running.name];
-      if (database) env.DATABASE_URL = await ensureDatabase(postgresUrl, `${this.settings.databasePrefix ?? 'gateway'}_${database}`);
+      // Test stacks start from empty databases; the local dev stack (fixed ports) keeps its data.
+      if (database) env.DATABASE_URL = await ensureDatabase(postgresUrl, `${this.settings.databasePrefix ?? 'gateway'}_${database}`, { fresh: !this.settings.fixedPorts });
       if (running.name === 'control-plane') env.GATEWAY_ENCRYPTION_KEYS = this.encryptionKeys;
       running.env = { ...env, ...(this.settings.extraEnv?.[running.name] ?? {}) };
     }
