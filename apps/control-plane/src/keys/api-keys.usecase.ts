@@ -128,11 +128,13 @@ export class ApiKeysUseCase {
     const actual = Buffer.from(hashSecret(secret), 'hex');
     const matches = expected.length === actual.length && timingSafeEqual(expected, actual);
     if (!row || !matches) throw unauthorized();
-    const project = await this.db.project.findUnique({ where: { id: row.projectId } });
-    const organization = await this.db.organization.findUnique({ where: { id: row.organizationId }, select: { blockedIps: true } });
+    const [project, organization, spend] = await Promise.all([
+      this.db.project.findUnique({ where: { id: row.projectId } }),
+      this.db.organization.findUnique({ where: { id: row.organizationId }, select: { blockedIps: true } }),
+      currentMonthSpend(this.db, [row.projectId]),
+    ]);
     if (!project) throw unauthorized();
     const budget = (project.settings as Record<string, unknown> | null)?.monthly_budget_usd;
-    const spend = await currentMonthSpend(this.db, [project.id]);
     const expired = row.expiresAt !== null && row.expiresAt.getTime() <= Date.now();
     return {
       keyId: row.id,
