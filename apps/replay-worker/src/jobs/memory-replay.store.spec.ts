@@ -1,0 +1,4 @@
+import { MemoryReplayStore } from './memory-replay.store';
+import { replayStoreContract } from './replay-store.contract';
+
+replayStoreContract('in-memory', async () => new MemoryReplayStore());
