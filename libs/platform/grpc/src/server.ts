@@ -168,7 +168,7 @@ export class GrpcServer {
       await this.run(path, call.metadata, deadline instanceof Date ? deadline : undefined, controller.signal, async (ctx) => {
         for await (const item of handler(call.request, ctx)) {
           if (controller.signal.aborted) break;
-          if (!call.write(item)) await new Promise<void>((resolve) => call.once('drain', () => resolve()));
+          if (!call.write(item)) await drainedOrAborted(call, controller.signal);
         }
       });
       call.end();
@@ -178,4 +178,17 @@ export class GrpcServer {
       call.emit('error', { code: grpcError.code ?? GrpcStatus.INTERNAL, details: grpcError.details, metadata: grpcError.metadata });
     }
   }
+}
+
+/** Back-pressure wait that also ends when the caller cancels (a cancelled call never drains). */
+function drainedOrAborted(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    call.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
