@@ -13,6 +13,8 @@ const principal = (keyId: string, status = 'active'): controlplane.KeyPrincipal 
   projectStatus: 'active',
   monthlyBudgetUsd: undefined,
   cacheTtlMs: 60_000,
+  projectMonthlySpendUsd: 0,
+  blockedIps: [],
 });
 
 const waitFor = async (predicate: () => boolean) => {
