@@ -7,8 +7,7 @@
 import { join } from 'node:path';
 import { createServiceClient } from '@gateway/grpc';
 import { providerproxy } from '@gateway/proto';
-import { MockProviderProcess, ProductionStack } from '@gateway/testing';
-import { ControlPlaneFixture } from '../test/integration/control-plane.fixture';
+import { ControlPlaneFixture, MockProviderProcess, ProductionStack } from '@gateway/testing';
 
 const root = join(__dirname, '../../..');
 const OWNER = { email: 'owner@proxy-bench.test', password: 'proxy-bench-password-123' };

@@ -4,3 +4,4 @@ export * from './http-client';
 export * from './schema-match';
 export * from './processes';
 export * from './gateway-fixture';
+export * from './control-plane-fixture';

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { DomainError } from '@gateway/errors';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { providerproxy } from '@gateway/proto';
-import { eventually, ProductionStack } from '@gateway/testing';
+import { ControlPlaneFixture, eventually, ProductionStack } from '@gateway/testing';
 import type { ProviderName } from '../../src/providers';
-import { ControlPlaneFixture } from './control-plane.fixture';
 import {
   EXPECTED_ANSWER,
   MESSAGES,

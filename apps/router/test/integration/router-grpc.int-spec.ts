@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { DomainError } from '@gateway/errors';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { router } from '@gateway/proto';
-import { eventually, ProductionStack } from '@gateway/testing';
-import { ControlPlaneFixture } from './control-plane.fixture';
+import { ControlPlaneFixture, eventually, ProductionStack } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@router.test', password: 'router-password-123' };
