@@ -1,10 +1,49 @@
-import { controlPlaneKeyVerifier, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
+import { join } from 'node:path';
+import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { runMigrations } from '@gateway/db';
+import { controlPlaneKeyVerifier, createProjectPolicyCache, createServiceClient, startGrpcApp, type Principal, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { insights } from '@gateway/proto';
+import { EVENT_STREAM, insights, ledger } from '@gateway/proto';
+import { createInsightsDb } from './database';
 import type { AppEnv } from './env';
+import { insightsEventsHandler } from './ingest/insights-events.handler';
+import { InsightsIngestUseCase } from './ingest/insights-ingest.usecase';
+import { insightsHandlers } from './insights.grpc';
+import { startInsightsSchedule } from './refresh/insights.schedule';
+import { InsightsUseCase } from './refresh/insights.usecase';
 
-export async function startInsights(env: AppEnv, overrides: { logger?: Logger; embedded?: boolean } = {}): Promise<RunningGrpcApp> {
+export interface ServiceOverrides {
+  logger?: Logger;
+  bus?: EventBus;
+  embedded?: boolean;
+  migrationsDir?: string;
+  verifyApiKey?: (rawKey: string) => Promise<Principal>;
+}
+
+export async function startInsights(env: AppEnv, overrides: ServiceOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'insights', level: env.LOG_LEVEL });
+  await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
+  const db = createInsightsDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
+  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'insights' }));
+  const controlPlane = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN);
+  const ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: 10_000 });
+  const subscriptions: Subscription[] = [await controlPlane.cache.listen(bus)];
+
+  const ingest = new InsightsIngestUseCase(db, ledgerClient, { minSimilarity: env.INSIGHTS_MIN_SIMILARITY });
+  subscriptions.push(await bus.subscribe({ durable: env.INSIGHTS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 1_000 }, insightsEventsHandler(ingest)));
+  const useCase = new InsightsUseCase(db, controlPlane.cache, {
+    schema: env.DATABASE_SCHEMA,
+    windowHours: env.INSIGHTS_WINDOW_HOURS,
+    materialChangePct: env.INSIGHTS_MATERIAL_CHANGE_PCT,
+    minComparisons: env.INSIGHTS_MIN_COMPARISONS,
+    equivalenceRate: env.INSIGHTS_EQUIVALENCE_RATE,
+    latencyP99Ms: env.INSIGHTS_LATENCY_P99_MS,
+    latencyMinSamples: env.INSIGHTS_LATENCY_MIN_SAMPLES,
+    intentSharePct: env.INSIGHTS_INTENT_SHARE_PCT,
+    intentMinSamples: env.INSIGHTS_INTENT_MIN_SAMPLES,
+  });
+  const schedule = startInsightsSchedule({ insights: useCase, intervalMs: env.INSIGHTS_REFRESH_INTERVAL_MS, logger });
+
   return startGrpcApp({
     name: 'insights',
     logger,
@@ -13,10 +52,18 @@ export async function startInsights(env: AppEnv, overrides: { logger?: Logger; e
     opsHost: env.OPS_HOST,
     opsPort: env.INSIGHTS_OPS_PORT,
     internalToken: env.GATEWAY_INTERNAL_TOKEN,
-    verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN),
+    verifyApiKey: overrides.verifyApiKey ?? controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, bus),
     embedded: overrides.embedded,
-    // The service's methods land with its own issue; until then they answer UNIMPLEMENTED.
-    register: (server) => server.add(insights.InsightsServiceService, {}),
+    register: (server) => server.add(insights.InsightsServiceService, insightsHandlers(useCase)),
+    isReady: () => bus.isHealthy(),
+    onStop: async () => {
+      await schedule.stop();
+      for (const subscription of subscriptions) await subscription.stop();
+      ledgerClient.close();
+      controlPlane.close();
+      if (!overrides.bus) await bus.close();
+      await db.$disconnect();
+    },
   });
 }
 
