@@ -79,7 +79,8 @@ runOrExit(async () => {
   });
   await startApp('ledger', { DATABASE_URL: await openDatabase('ledger'), DATABASE_SCHEMA: 'ledger' });
   await startApp('analytics', { DATABASE_URL: await openDatabase('analytics'), DATABASE_SCHEMA: 'analytics' });
-  for (const app of ['guardrail', 'router', 'provider-proxy', 'insights', 'replay-worker']) await startApp(app, {});
+  await startApp('insights', { DATABASE_URL: await openDatabase('insights'), DATABASE_SCHEMA: 'insights' });
+  for (const app of ['guardrail', 'router', 'provider-proxy', 'replay-worker']) await startApp(app, {});
   // One process: the protection counters live in memory (production shares them in Redis).
   await startApp('edge', { EDGE_HOST: settings.EDGE_HOST, EDGE_PORT: String(settings.EDGE_PORT), PROTECTION_STORE: 'memory' });
 

@@ -21,7 +21,7 @@ const PREFIX: Record<AppName, string> = {
   'replay-worker': 'REPLAY_WORKER',
 };
 
-const DATABASES: Partial<Record<AppName, string>> = { 'control-plane': 'control', ledger: 'ledger', analytics: 'analytics' };
+const DATABASES: Partial<Record<AppName, string>> = { 'control-plane': 'control', ledger: 'ledger', analytics: 'analytics', insights: 'insights' };
 
 export interface StackSettings {
   /** Root of the repository (where dist/ lives). */
