@@ -10,13 +10,16 @@ import type { ProtectionGuard } from './protection';
 import { apiKeyAccess } from './routes/api-key-access';
 import { auditRoutes } from './routes/audit.http';
 import { executionRoutes } from './routes/executions.http';
+import { insightRoutes } from './routes/insights.http';
 import { sdkRoutes } from './routes/sdk.http';
 import { keyRoutes } from './routes/keys.http';
 import { memberRoutes } from './routes/members.http';
 import { modelRoutes } from './routes/models.http';
 import { organizationRoutes } from './routes/organization.http';
 import { projectRoutes } from './routes/projects.http';
+import { replayRoutes } from './routes/replay.http';
 import { sessionRoutes } from './routes/session.http';
+import { statsRoutes } from './routes/stats.http';
 import { traceRoutes } from './routes/traces.http';
 
 export interface EdgeDependencies {
@@ -64,8 +67,11 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
   app.use(memberRoutes(clients));
   app.use(auditRoutes(clients));
   app.use(organizationRoutes(clients));
+  app.use(insightRoutes(clients));
   const access = apiKeyAccess(deps.keys, deps.guard);
   app.use(traceRoutes(clients, access));
+  app.use(statsRoutes(clients, access));
+  app.use(replayRoutes(clients, access));
   app.use(executionRoutes(deps.pipeline, access, logger));
   app.use(sdkRoutes(env, access));
   app.use(notFoundHandler);
