@@ -59,8 +59,8 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const policies = new ProjectPolicyCache(clients.controlPlane);
   const guard = new ProtectionGuard(
     protection.store,
-    async (keyId, status) => {
-      await clients.controlPlane.recordKeyTrip({ keyId, status, ip: '', userAgent: 'edge' });
+    async (keyId, status, caller) => {
+      await clients.controlPlane.recordKeyTrip({ keyId, status, ip: caller.ip, userAgent: caller.userAgent });
     },
     logger,
   );

@@ -92,6 +92,7 @@ export class ApiKeyAuthenticator {
       loopGuardExempt: answer.loopGuardExempt,
       projectStatus: answer.projectStatus,
       monthlyBudgetUsd: answer.monthlyBudgetUsd ?? null,
+      projectMonthlySpendUsd: answer.projectMonthlySpendUsd,
     };
   }
 }

@@ -11,6 +11,7 @@ export interface KeyPrincipal {
   loopGuardExempt: boolean;
   projectStatus: string;
   monthlyBudgetUsd: number | null;
+  projectMonthlySpendUsd: number;
 }
 
 declare module 'express-serve-static-core' {

@@ -291,7 +291,7 @@ export class ExecutionPipeline {
 
   private async reserve(caller: KeyCaller, policy: controlplane.ProjectPolicy, modelPath: string[], promptChars: number): Promise<Reservation> {
     const estimate = reservationEstimateUsd(promptChars, this.deps.reserveCompletionTokens, modelPath.map((identifier) => findModel(policy, identifier)));
-    return this.deps.guard.reserve(caller.key, estimate);
+    return this.deps.guard.reserve(caller.key, estimate, { ip: caller.actor.ip, userAgent: caller.actor.userAgent });
   }
 
   private async callModel(caller: KeyCaller, traceId: string, policy: controlplane.ProjectPolicy, call: ModelCall): Promise<ExecutionResult> {

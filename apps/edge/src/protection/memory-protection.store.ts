@@ -247,6 +247,17 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       return microUsdToUsd(month?.settledMicroUsd ?? 0);
     },
 
+    async raiseMonthlySpend(projectId: number, usd: number): Promise<void> {
+      assertProjectId(projectId);
+      const floor = usdToMicroUsd(usd, 'usd');
+      const now = clock.now();
+      const month = monthState(projectId, utcMonthOf(now), now);
+      if (floor > month.settledMicroUsd) {
+        month.settledMicroUsd = floor;
+        month.lastWriteAt = now;
+      }
+    },
+
     async resetKey(keyId: string): Promise<void> {
       assertKeyId(keyId);
       const state = keys.get(keyId);

@@ -72,6 +72,12 @@ export interface ProtectionStore {
   releaseSpend(reservationId: string): Promise<void>;
   /** Exact settled spend in USD of the project for the current UTC month. */
   monthlySpendUsd(projectId: number): Promise<number>;
+  /**
+   * Raises the current month's settled spend of the project to at least `usd` (never lowers it).
+   * Control-plane keeps the durable monthly figure; this re-seeds a counter Redis lost (restart,
+   * eviction) so a budget cannot be overspent after a data loss.
+   */
+  raiseMonthlySpend(projectId: number, usd: number): Promise<void>;
   /** Clears the key's trip states, loop window and hourly spend window (admin PATCHed it to active). */
   resetKey(keyId: string): Promise<void>;
   isHealthy(): Promise<boolean>;

@@ -9,10 +9,18 @@ export interface GuardedKey {
   hourlyLimit: number | null;
   loopGuardExempt: boolean;
   monthlyBudgetUsd: number | null;
+  /** control-plane's durable spend of the project this month (USD): the floor of the counter. */
+  projectMonthlySpendUsd: number;
+}
+
+/** Who made the request, for the audit record of an automatic pause. */
+export interface Caller {
+  ip: string;
+  userAgent: string;
 }
 
 /** Persists a key's automatic pause (control-plane RecordKeyTrip: status, counter, audit, key.changed). */
-export type KeyTripRecorder = (keyId: string, status: 'loop_detected' | 'tripped') => Promise<void>;
+export type KeyTripRecorder = (keyId: string, status: 'loop_detected' | 'tripped', caller: Caller) => Promise<void>;
 
 /** `$5.00`, `$0.25`, `$0.001`: at least cents, more digits when the limit has them. */
 export function formatUsdLimit(limit: number): string {
@@ -37,6 +45,9 @@ export interface Reservation {
  * UNAVAILABLE (503): the edge fails closed and never calls a model unmetered.
  */
 export class ProtectionGuard {
+  /** Last durable monthly figure seeded per project, so the counter is raised once per change. */
+  private readonly seeded = new Map<number, number>();
+
   constructor(
     private readonly store: ProtectionStore,
     private readonly recordTrip: KeyTripRecorder,
@@ -44,18 +55,23 @@ export class ProtectionGuard {
   ) {}
 
   /** Admits one request of the key or throws RATE_LIMITED / LOOP_DETECTED. Returns header values. */
-  async admit(key: GuardedKey): Promise<RateLimitState> {
+  async admit(key: GuardedKey, caller: Caller): Promise<RateLimitState> {
     const result = await this.store.admitRequest(key.keyId, { loopGuardExempt: key.loopGuardExempt });
     if (result.ok) return result.rate;
     if (result.kind === 'rate_limited') {
       throw Object.assign(new DomainError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: result.retryAfterSeconds }), { rate: result.rate });
     }
-    if (result.firstTrip) await this.persistTrip(key.keyId, 'loop_detected');
+    if (result.firstTrip) await this.persistTrip(key.keyId, 'loop_detected', caller);
     throw new DomainError('LOOP_DETECTED', LOOP_DETECTED_MESSAGE);
   }
 
   /** Reserves `estimatedUsd` against the key's hourly cap and the project's monthly budget. */
-  async reserve(key: GuardedKey, estimatedUsd: number): Promise<Reservation> {
+  async reserve(key: GuardedKey, estimatedUsd: number, caller: Caller): Promise<Reservation> {
+    if (key.monthlyBudgetUsd !== null && key.projectMonthlySpendUsd > 0 && this.seeded.get(key.projectId) !== key.projectMonthlySpendUsd) {
+      await this.store.raiseMonthlySpend(key.projectId, key.projectMonthlySpendUsd);
+      if (this.seeded.size > 10_000) this.seeded.clear();
+      this.seeded.set(key.projectId, key.projectMonthlySpendUsd);
+    }
     const result = await this.store.reserveSpend({
       keyId: key.keyId,
       projectId: key.projectId,
@@ -65,7 +81,7 @@ export class ProtectionGuard {
     });
     if (!result.ok) {
       if (result.kind === 'budget_exceeded') throw new DomainError('BUDGET_EXCEEDED', BUDGET_EXCEEDED_MESSAGE);
-      if (result.firstTrip) await this.persistTrip(key.keyId, 'tripped');
+      if (result.firstTrip) await this.persistTrip(key.keyId, 'tripped', caller);
       throw new DomainError('CIRCUIT_OPEN', `Kill switch engaged: hourly limit of $${formatUsdLimit(key.hourlyLimit ?? 0)} exceeded.`);
     }
     const id = result.reservationId;
@@ -98,9 +114,9 @@ export class ProtectionGuard {
     return this.store.isHealthy();
   }
 
-  private async persistTrip(keyId: string, status: 'loop_detected' | 'tripped'): Promise<void> {
+  private async persistTrip(keyId: string, status: 'loop_detected' | 'tripped', caller: Caller): Promise<void> {
     try {
-      await this.recordTrip(keyId, status);
+      await this.recordTrip(keyId, status, caller);
     } catch (error) {
       // The store keeps the key refused (sticky trip) even when control-plane missed the update.
       this.logger.error({ err: error, keyId, status }, 'key trip could not be persisted in control-plane');

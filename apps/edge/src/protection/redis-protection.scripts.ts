@@ -195,3 +195,16 @@ if ARGV[3] ~= '' and tonumber(ARGV[3]) > 0 then
 end
 return 1
 `;
+
+/**
+ * Raise a project's month counter to a floor (control-plane's durable figure), never lower it.
+ * KEYS: 1 month settled µUSD. ARGV: 1 floor µUSD, 2 month ttl ms.
+ */
+export const RAISE_MONTH_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local floor = tonumber(ARGV[1])
+if floor > current then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 1
+`;

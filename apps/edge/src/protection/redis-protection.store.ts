@@ -11,7 +11,7 @@ import {
 } from './protection-limits.config';
 import { assertKeyId, assertProjectId } from './protection-input.util';
 import type { AdmitResult, Clock, ProtectionLimits, ProtectionStore, ReserveResult, ReserveSpendInput } from './protection-store.port';
-import { ADMIT_SCRIPT, FINISH_SCRIPT, RESERVE_SCRIPT } from './redis-protection.scripts';
+import { ADMIT_SCRIPT, FINISH_SCRIPT, RAISE_MONTH_SCRIPT, RESERVE_SCRIPT } from './redis-protection.scripts';
 import { defineRedisScript, protectionUnavailable, runRedisScript } from './redis-script.runner';
 import { createReservationRef, parseReservationId, type ReservationRef } from './reservation-id.util';
 import { utcMonthOf } from './utc-month.util';
@@ -19,6 +19,7 @@ import { utcMonthOf } from './utc-month.util';
 const admitScript = defineRedisScript(ADMIT_SCRIPT);
 const reserveScript = defineRedisScript(RESERVE_SCRIPT);
 const finishScript = defineRedisScript(FINISH_SCRIPT);
+const raiseScript = defineRedisScript(RAISE_MONTH_SCRIPT);
 
 export const DEFAULT_PROTECTION_PREFIX = 'gw:protection:';
 
@@ -212,6 +213,12 @@ export function createRedisProtectionStore(
         throw protectionUnavailable(error);
       }
       return microUsdToUsd(settled === null ? 0 : Number(settled));
+    },
+
+    async raiseMonthlySpend(projectId: number, usd: number): Promise<void> {
+      assertProjectId(projectId);
+      const floor = usdToMicroUsd(usd, 'usd');
+      await runRedisScript(redis, raiseScript, [monthKeys(prefix, projectId, utcMonthOf(now())).settled], [String(floor), String(MONTH_COUNTER_TTL_MS)]);
     },
 
     async resetKey(keyId: string): Promise<void> {

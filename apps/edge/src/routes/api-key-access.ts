@@ -19,7 +19,7 @@ function setRateHeaders(res: Response, rate: RateLimitState): void {
 export function apiKeyAccess(keys: ApiKeyAuthenticator, guard: ProtectionGuard): RequestHandler[] {
   const admit = handle(async (req, res) => {
     try {
-      setRateHeaders(res, await guard.admit(req.key!));
+      setRateHeaders(res, await guard.admit(req.key!, { ip: req.actor!.ip, userAgent: req.actor!.userAgent }));
     } catch (error) {
       const rate = (error as { rate?: RateLimitState }).rate;
       if (error instanceof DomainError && rate) setRateHeaders(res, rate);

@@ -1,6 +1,5 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import { isDomainError } from '@gateway/errors';
 import { clientInfo, SESSION_COOKIE } from '../auth/authenticate';
 import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
@@ -16,23 +15,6 @@ const loginBody = z.object({
 });
 const codeBody = z.object({ code: z.string({ message: 'code is required' }).min(1, 'code is required').max(16) });
 const tokenBody = z.object({ token: z.string({ message: 'token is required' }).min(1, 'token is required').max(512) });
-
-/**
- * Login throttling answers 429 with `code: TOO_MANY_ATTEMPTS` and Retry-After (like the
- * gateway's other protection errors, which carry a machine-readable code).
- */
-async function withThrottleCode(res: Response, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    if (isDomainError(error) && error.code === 'TOO_MANY_ATTEMPTS') {
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? 60))));
-      res.status(429).json({ error: error.message, code: 'TOO_MANY_ATTEMPTS' });
-      return;
-    }
-    throw error;
-  }
-}
 
 /**
  * Dashboard sessions (DESIGN.md "Credentials"):
@@ -53,15 +35,13 @@ export function sessionRoutes(clients: EdgeClients, env: EdgeEnv): Router {
 
   router.post('/api/v1/session', handle(async (req, res) => {
     const body = parseOr400(loginBody, req.body);
-    await withThrottleCode(res, async () => {
-      const result = await clients.controlPlane.login({ email: body.email, password: body.password, otp: body.otp, ...clientInfo(req) });
-      if (result.mfaRequired) {
-        res.status(401).json({ error: 'MFA code required', mfa_required: true });
-        return;
-      }
-      res.cookie(SESSION_COOKIE, result.sessionToken, { ...cookieOptions, expires: new Date(result.expiresAt) });
-      res.status(201).json({ user: userJson(result.user!), expires_at: result.expiresAt });
-    });
+    const result = await clients.controlPlane.login({ email: body.email, password: body.password, otp: body.otp, ...clientInfo(req) });
+    if (result.mfaRequired) {
+      res.status(401).json({ error: 'MFA code required', mfa_required: true });
+      return;
+    }
+    res.cookie(SESSION_COOKIE, result.sessionToken, { ...cookieOptions, expires: new Date(result.expiresAt) });
+    res.status(201).json({ user: userJson(result.user!), expires_at: result.expiresAt });
   }));
 
   router.get('/api/v1/session', session, handle(async (req, res) => {
@@ -82,18 +62,14 @@ export function sessionRoutes(clients: EdgeClients, env: EdgeEnv): Router {
 
   router.post('/api/v1/session/mfa/verify', session, handle(async (req, res) => {
     const { code } = parseOr400(codeBody, req.body);
-    await withThrottleCode(res, async () => {
-      await clients.controlPlane.verifyMfa({ actor: req.actor, code });
-      res.status(204).end();
-    });
+    await clients.controlPlane.verifyMfa({ actor: req.actor, code });
+    res.status(204).end();
   }));
 
   router.delete('/api/v1/session/mfa', session, handle(async (req, res) => {
     const { code } = parseOr400(codeBody, req.body ?? {});
-    await withThrottleCode(res, async () => {
-      await clients.controlPlane.disableMfa({ actor: req.actor, code });
-      res.status(204).end();
-    });
+    await clients.controlPlane.disableMfa({ actor: req.actor, code });
+    res.status(204).end();
   }));
 
   router.post('/api/v1/session/verify-email', handle(async (req, res) => {

@@ -31,7 +31,7 @@ export function httpStatusOf(code: ErrorCode): number {
 }
 
 /** Gateway protection errors carry a machine-readable `code` in the body (spec: Errors). */
-const CODES_IN_BODY: ReadonlySet<ErrorCode> = new Set(['BUDGET_EXCEEDED', 'CIRCUIT_OPEN', 'LOOP_DETECTED']);
+const CODES_IN_BODY: ReadonlySet<ErrorCode> = new Set(['BUDGET_EXCEEDED', 'CIRCUIT_OPEN', 'LOOP_DETECTED', 'TOO_MANY_ATTEMPTS']);
 
 /**
  * Renders any thrown value as the spec's error body. Unexpected errors become a generic 500:

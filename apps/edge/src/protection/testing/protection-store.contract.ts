@@ -353,6 +353,16 @@ export function describeProtectionStoreContract(name: string, factory: Protectio
         expect(await a.monthlySpendUsd(projectId)).toBe(0.9);
       });
 
+      it('re-seeds a lost month counter from the durable figure, never lowering it', async () => {
+        const { a, b, keyId, projectId } = await setup();
+        await a.raiseMonthlySpend(projectId, 0.75);
+        expect(await b.monthlySpendUsd(projectId)).toBe(0.75);
+        await b.raiseMonthlySpend(projectId, 0.5);
+        expect(await a.monthlySpendUsd(projectId)).toBe(0.75);
+        expect((await a.reserveSpend({ keyId, projectId, estimatedUsd: 0.3, hourlyLimitUsd: null, monthlyBudgetUsd: 1 })).ok).toBe(false);
+        await reserveOk(a, { keyId, projectId, estimatedUsd: 0.25, hourlyLimitUsd: null, monthlyBudgetUsd: 1 });
+      });
+
       it('keeps budgets per project and treats null as no budget', async () => {
         const { a, keyId, projectId } = await setup();
         await reserveOk(a, { keyId, projectId, estimatedUsd: 1, hourlyLimitUsd: null, monthlyBudgetUsd: 1 });
