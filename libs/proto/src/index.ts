@@ -11,3 +11,4 @@ export * as replay from './generated/gateway/replay/v1/replay';
 export * as events from './generated/gateway/events/v1/events';
 export { DESCRIPTOR_SET_BASE64 } from './generated/descriptor-set';
 export * from './subjects';
+export * from './grading-rules';

@@ -35,7 +35,7 @@ const toolResult = z.object({
   name: z.string().optional(),
 });
 
-const executionBody = z
+export const executionBody = z
   .object({
     trace_id: traceId,
     input: input.optional(),
@@ -49,11 +49,11 @@ const executionBody = z
     if (!body.tool_results?.length && body.input === undefined) ctx.addIssue({ code: 'custom', message: 'input is required' });
   });
 
-const runBody = z.object({ trace_id: traceId, model: z.string({ message: 'model is required' }).min(1, 'model is required'), input, parent_step_id: parentStepId.optional(), metadata });
-const checkBody = z.object({ trace_id: traceId, input, metadata });
-const logBody = z.object({ trace_id: traceId, output: z.unknown(), parent_step_id: parentStepId.optional() });
-const simulateBody = z.object({ input, project_id: z.number({ message: 'project_id is required and must be an integer' }).int('project_id must be an integer'), metadata });
-const streamQuery = z.object({ trace_id: traceId, input });
+export const runBody = z.object({ trace_id: traceId, model: z.string({ message: 'model is required' }).min(1, 'model is required'), input, parent_step_id: parentStepId.optional(), metadata });
+export const checkBody = z.object({ trace_id: traceId, input, metadata });
+export const logBody = z.object({ trace_id: traceId, output: z.unknown(), parent_step_id: parentStepId.optional() });
+export const simulateBody = z.object({ input, project_id: z.number({ message: 'project_id is required and must be an integer' }).int('project_id must be an integer'), metadata });
+export const streamQuery = z.object({ trace_id: traceId, input });
 
 function sendResult(res: Response, result: ExecutionResult): void {
   if (result.kind === 'text') res.json({ output: result.output, model: result.model, step_id: result.stepId });

@@ -9,7 +9,7 @@ import { parseOr400 } from './validation';
 
 // Shapes only (400 for a missing project_id or a wrong type); values are validated by
 // control-plane (422: blank name, negative hourly_limit, expires_at not a future ISO8601 time).
-const createBody = z.object({
+export const createBody = z.object({
   name: z.string({ message: 'name must be a string' }).max(1_000).optional(),
   project_id: z.number({ message: 'project_id is required' }).int('project_id must be an integer'),
   hourly_limit: z.number({ message: 'hourly_limit must be a number' }).nullable().optional(),
@@ -17,14 +17,14 @@ const createBody = z.object({
   loop_guard_exempt: z.boolean({ message: 'loop_guard_exempt must be true or false' }).optional(),
 });
 
-const patchFields = z
+export const patchFields = z
   .object({
     status: z.string({ message: 'status must be a string' }).max(32).optional(),
     hourly_limit: z.number({ message: 'hourly_limit must be a number or null' }).nullable().optional(),
   })
   .strict();
 // DESIGN.md: PATCH accepts the fields plain or wrapped as {key: {...}}.
-const patchBody = z.union([z.object({ key: patchFields }).strict(), patchFields], { message: 'body must be {status?, hourly_limit?} or {key: {...}}' });
+export const patchBody = z.union([z.object({ key: patchFields }).strict(), patchFields], { message: 'body must be {status?, hourly_limit?} or {key: {...}}' });
 
 /**
  * API keys of the organization (session). Listing: any member; create, PATCH and DELETE: admin

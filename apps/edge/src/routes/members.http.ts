@@ -7,11 +7,11 @@ import { handle } from './async-handler';
 import { inviteJson, userJson } from './serializers';
 import { parseOr400 } from './validation';
 
-const inviteBody = z.object({
+export const inviteBody = z.object({
   email: z.string({ message: 'email is required' }).max(254),
   role: z.string({ message: 'role is required' }).max(32),
 });
-const acceptBody = z.object({
+export const acceptBody = z.object({
   token: z.string({ message: 'token is required' }).min(1, 'token is required').max(512),
   password: z.string({ message: 'password is required' }).max(1_024),
   name: z.string({ message: 'name must be a string' }).max(1_000).optional(),

@@ -7,7 +7,7 @@ import { resourceId } from './projects.http';
 import { modelJson } from './serializers';
 import { parseOr400 } from './validation';
 
-const modelBody = z.object({ model_definition: z.record(z.string(), z.unknown(), { message: 'model_definition is required and must be an object' }) });
+export const modelBody = z.object({ model_definition: z.record(z.string(), z.unknown(), { message: 'model_definition is required and must be an object' }) });
 
 /**
  * Model registry of a project (session). Fields are validated by control-plane (422 with every

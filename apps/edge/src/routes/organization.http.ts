@@ -5,7 +5,7 @@ import type { EdgeClients } from '../clients';
 import { handle } from './async-handler';
 import { parseOr400 } from './validation';
 
-const blockedIpsBody = z.object({ ips: z.array(z.string({ message: 'ips must be a list of strings' }).max(64), { message: 'ips must be a list of strings' }).max(10_000) });
+export const blockedIpsBody = z.object({ ips: z.array(z.string({ message: 'ips must be a list of strings' }).max(64), { message: 'ips must be a list of strings' }).max(10_000) });
 
 /**
  * The organization's IP block list (admin/owner): addresses and CIDRs, IPv4 or IPv6. API-key

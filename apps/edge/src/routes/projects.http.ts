@@ -7,7 +7,7 @@ import { handle } from './async-handler';
 import { projectJson } from './serializers';
 import { parseOr400 } from './validation';
 
-const projectBody = z.object({
+export const projectBody = z.object({
   project: z.object(
     {
       name: z.string({ message: 'project.name must be a string' }).optional(),

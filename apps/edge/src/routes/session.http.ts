@@ -8,13 +8,13 @@ import { handle } from './async-handler';
 import { userJson } from './serializers';
 import { parseOr400 } from './validation';
 
-const loginBody = z.object({
+export const loginBody = z.object({
   email: z.string({ message: 'email is required' }).min(1, 'email is required').max(254),
   password: z.string({ message: 'password is required' }).min(1, 'password is required').max(1024),
   otp: z.string({ message: 'otp must be a string of 6 digits' }).max(16).optional(),
 });
-const codeBody = z.object({ code: z.string({ message: 'code is required' }).min(1, 'code is required').max(16) });
-const tokenBody = z.object({ token: z.string({ message: 'token is required' }).min(1, 'token is required').max(512) });
+export const codeBody = z.object({ code: z.string({ message: 'code is required' }).min(1, 'code is required').max(16) });
+export const tokenBody = z.object({ token: z.string({ message: 'token is required' }).min(1, 'token is required').max(512) });
 
 /**
  * Dashboard sessions (DESIGN.md "Credentials"):

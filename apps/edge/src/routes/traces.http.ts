@@ -6,14 +6,14 @@ import { handle } from './async-handler';
 import { traceCompletedJson, traceDetailJson, traceJson } from './trace.serializers';
 import { parseOr400 } from './validation';
 
-const createBody = z
+export const createBody = z
   .object({
     metadata: z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }).optional(),
     revenue: z.number({ message: 'revenue must be a number' }).nonnegative('revenue must be non-negative').optional(),
   })
   .passthrough();
 
-const listQuery = z.object({
+export const listQuery = z.object({
   page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
   per_page: z.coerce.number().int().min(1, 'per_page must be between 1 and 100').max(100, 'per_page must be between 1 and 100').default(50),
   status: z.enum(['pending', 'completed', 'replay', 'failed'], { message: 'status must be one of pending, completed, replay, failed' }).optional(),
