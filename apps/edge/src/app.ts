@@ -6,6 +6,7 @@ import type { ApiKeyAuthenticator } from './auth/api-key.middleware';
 import type { EdgeClients } from './clients';
 import type { EdgeEnv } from './env';
 import type { ExecutionPipeline } from './execution/execution.usecase';
+import { buildOpenApiDocument } from './openapi/openapi.document';
 import type { ProtectionGuard } from './protection';
 import { apiKeyAccess } from './routes/api-key-access';
 import { auditRoutes } from './routes/audit.http';
@@ -58,6 +59,10 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
 
   app.get('/up', (_req, res) => {
     res.json({ status: 'ok', version: env.GATEWAY_VERSION });
+  });
+  const openApi = buildOpenApiDocument(env.GATEWAY_VERSION);
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
   });
 
   app.use(sessionRoutes(clients, env));
