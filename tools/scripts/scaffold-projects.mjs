@@ -27,6 +27,7 @@ const libs = {
   telemetry: { dir: 'libs/platform/telemetry', tags: ['scope:shared', 'type:util'] },
   http: { dir: 'libs/platform/http', tags: ['scope:shared', 'type:util'] },
   testing: { dir: 'libs/testing', tags: ['scope:shared', 'type:testing'] },
+  'safe-regex': { dir: 'libs/safe-regex', tags: ['scope:shared', 'type:util'] },
 };
 
 function write(path, content, overwrite = false) {

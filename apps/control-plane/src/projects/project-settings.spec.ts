@@ -43,8 +43,8 @@ describe('project settings', () => {
     expect(errorsOf({ risk_threshold: '0.5' })).toEqual(['Risk threshold must be a number between 0 and 1']);
     expect(errorsOf({ monthly_budget_usd: -1 })).toEqual(['Monthly budget usd must be a non-negative number or null']);
     expect(errorsOf({ policy_rules: { blocked_terms: 'x' } })).toEqual(['Blocked terms must be a list of strings']);
-    expect(errorsOf({ policy_rules: { blocked_patterns: ['(a+)+'] } })).toEqual(['Blocked pattern "(a+)+" has nested quantifiers']);
-    expect(errorsOf({ policy_rules: { blocked_patterns: ['[oops'] } })).toEqual(['Blocked pattern "[oops" is not a valid regular expression']);
+    expect(errorsOf({ policy_rules: { blocked_patterns: ['(a+)+'] } })).toEqual(['Blocked pattern "(a+)+" repeats a group that itself repeats or alternates (nested quantifier)']);
+    expect(errorsOf({ policy_rules: { blocked_patterns: ['[oops'] } })).toEqual(['Blocked pattern "[oops" has an unterminated character class']);
     expect(errorsOf({ policy_rules: { other: [] } })).toEqual(['Policy rules key other is unknown (use blocked_terms, blocked_patterns, blocked_topics)']);
   });
 

@@ -245,7 +245,7 @@ export class ExecutionPipeline {
     if (projectId !== caller.projectId) throw new DomainError('NOT_FOUND', 'Not found');
     const policy = await this.deps.policies.get(caller.projectId);
     const screening = await this.screen(policy, input);
-    if (!screening.check.allowed && screening.check.reason !== 'pii_detected') {
+    if (!screening.check.allowed && !piiOnly(screening.check)) {
       return { status: 'blocked', tier: '', model: '', fallbackPath: [], estimatedCost: undefined, reason: RISK_BLOCK_REASON, features: undefined, explanation: [] };
     }
     return this.deps.clients.router.route({ projectId, input, tools: [], sensitive: screening.sensitive, attachments: 0 });
@@ -280,7 +280,7 @@ export class ExecutionPipeline {
    * stop a request, it sends it to the secure tier (a private model) instead.
    */
   private async blockIfRisky(caller: Caller, traceId: string, input: string, screening: Screening, parentStepId: number | undefined): Promise<ExecutionResult | undefined> {
-    if (screening.check.allowed || screening.check.reason === 'pii_detected') return undefined;
+    if (screening.check.allowed || piiOnly(screening.check)) return undefined;
     return this.recordBlocked(caller, traceId, input, RISK_BLOCK_REASON, screening, parentStepId, '');
   }
 
@@ -356,6 +356,11 @@ export class ExecutionPipeline {
     if (pending) return { kind: 'tool_calls', stepId: step.id, toolCalls: response.toolCalls.map(toolCallView) };
     return { kind: 'text', output: response.text, model: response.modelUsed, stepId: step.id };
   }
+}
+
+/** Over the threshold because of personal data alone: reroute to the secure tier, do not block. */
+function piiOnly(check: guardrail.CheckResponse): boolean {
+  return check.reason === 'pii_detected' && !check.injectionAttempt && !check.secretLeaked && !check.policyViolation;
 }
 
 function refuseArchived(key: KeyPrincipal): void {

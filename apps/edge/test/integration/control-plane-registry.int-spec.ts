@@ -172,8 +172,8 @@ describe('control-plane projects, models, keys and audit through edge (productio
           'Risk threshold must be a number between 0 and 1',
           'Monthly budget usd must be a non-negative number or null',
           'Blocked topics must be a list of strings',
-          'Blocked pattern "(a+)+" has nested quantifiers',
-          'Blocked pattern "[unclosed" is not a valid regular expression',
+          'Blocked pattern "(a+)+" repeats a group that itself repeats or alternates (nested quantifier)',
+          'Blocked pattern "[unclosed" has an unterminated character class',
         ],
       });
       const rules = await owner.patch(`/api/v1/projects/${p.id}`, {

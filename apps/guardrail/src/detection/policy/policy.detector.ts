@@ -2,7 +2,7 @@ import { DomainError } from '@gateway/errors';
 import type { GuardrailPolicy } from '../detection.types';
 import { foldPhrase } from '../text/matching-fold.normalizer';
 import { toOriginalSpan, type TextView } from '../text/text-view.model';
-import { compileSafePattern, type SafePattern } from './safe-regex.validator';
+import { compileSafePattern, type SafePattern } from '@gateway/safe-regex';
 import { canonicalTopic, TOPIC_LEXICON } from './topic-lexicon.data';
 
 /**
