@@ -75,16 +75,16 @@ export class StepRecorder {
   }
 
   /** The trace must exist in the caller's project and still accept steps. */
-  async requireOpenTrace(caller: Caller, traceId: string): Promise<ledger.TraceDetail> {
+  async requireOpenTrace(caller: Caller, traceId: string): Promise<ledger.Trace> {
     if (!UUID.test(traceId)) throw new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
-    let detail: ledger.TraceDetail;
+    let trace: ledger.Trace;
     try {
-      detail = await this.clients.ledger.getTrace({ actor: caller.actor, projectId: caller.projectId, traceId });
+      trace = await this.clients.ledger.getTraceHeader({ actor: caller.actor, projectId: caller.projectId, traceId });
     } catch (error) {
       if (error instanceof DomainError && error.code === 'NOT_FOUND') throw new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
       throw error;
     }
-    if (detail.trace?.status === 'completed') throw new DomainError('VALIDATION_FAILED', 'Trace is completed and accepts no new executions');
-    return detail;
+    if (trace.status === 'completed') throw new DomainError('VALIDATION_FAILED', 'Trace is completed and accepts no new executions');
+    return trace;
   }
 }

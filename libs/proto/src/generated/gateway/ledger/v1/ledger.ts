@@ -3915,6 +3915,16 @@ export const LedgerServiceService = {
     responseSerialize: (value: TraceDetail): Buffer => Buffer.from(TraceDetail.encode(value).finish()),
     responseDeserialize: (value: Buffer): TraceDetail => TraceDetail.decode(value),
   },
+  /** The trace row only (no steps, no summary): ownership and status checks on hot paths. */
+  getTraceHeader: {
+    path: "/gateway.ledger.v1.LedgerService/GetTraceHeader" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TraceRef): Buffer => Buffer.from(TraceRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TraceRef => TraceRef.decode(value),
+    responseSerialize: (value: Trace): Buffer => Buffer.from(Trace.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Trace => Trace.decode(value),
+  },
   listTraces: {
     path: "/gateway.ledger.v1.LedgerService/ListTraces" as const,
     requestStream: false as const,
@@ -3977,6 +3987,8 @@ export const LedgerServiceService = {
 export interface LedgerServiceServer extends UntypedServiceImplementation {
   createTrace: handleUnaryCall<CreateTraceRequest, Trace>;
   getTrace: handleUnaryCall<TraceRef, TraceDetail>;
+  /** The trace row only (no steps, no summary): ownership and status checks on hot paths. */
+  getTraceHeader: handleUnaryCall<TraceRef, Trace>;
   listTraces: handleUnaryCall<ListTracesRequest, TracePage>;
   completeTrace: handleUnaryCall<TraceRef, TraceDetail>;
   recordStep: handleUnaryCall<RecordStepRequest, Step>;
@@ -4014,6 +4026,19 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TraceDetail) => void,
+  ): ClientUnaryCall;
+  /** The trace row only (no steps, no summary): ownership and status checks on hot paths. */
+  getTraceHeader(request: TraceRef, callback: (error: ServiceError | null, response: Trace) => void): ClientUnaryCall;
+  getTraceHeader(
+    request: TraceRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Trace) => void,
+  ): ClientUnaryCall;
+  getTraceHeader(
+    request: TraceRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Trace) => void,
   ): ClientUnaryCall;
   listTraces(
     request: ListTracesRequest,
