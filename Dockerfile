@@ -5,3 +5,4 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx nx run-many -t bundle --output-style=static
 ENV NODE_ENV=production
+USER node

@@ -37,6 +37,8 @@ export default [
             { sourceTag: 'scope:replay-worker', onlyDependOnLibsWithTags: ['scope:shared', 'scope:replay-worker'] },
             { sourceTag: 'scope:mock-provider', onlyDependOnLibsWithTags: ['scope:shared', 'scope:mock-provider'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+            { sourceTag: 'scope:migrator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:migrator'] },
+            { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],
