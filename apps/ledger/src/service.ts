@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalClient } from '@gateway/db';
-import { createProjectPolicyCache, GrpcServer, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
+import { runShutdown } from '@gateway/config';
+import { createProjectPolicyCache, GrpcServer, grpcShutdownSteps, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { EVENT_STREAM, ledger, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
@@ -59,7 +60,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const useCases = {
     traces,
     completeTrace: new CompleteTraceUseCase(db, traces, repository, gradingPolicies, nudge),
-    recordStep: new RecordStepUseCase(db, traces, repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
+    recordStep: new RecordStepUseCase(db, repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
     getStep: new GetStepUseCase(db),
     recordShadowResult: new RecordShadowResultUseCase(db, traces, repository),
     deleteProjectData,
@@ -89,19 +90,34 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const grpcPort = await server.listen(env.LEDGER_HOST, env.LEDGER_PORT);
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.LEDGER_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'ledger listening');
+  let stopping: Promise<unknown> | undefined;
+  const steps = grpcShutdownSteps({
+    ops,
+    server,
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    graceMs: env.SHUTDOWN_GRACE_MS,
+    then: [
+      { name: 'jobs', run: () => retention.stop() },
+      // In-flight deliveries finish and are acked (or nacked on failure) before the bus closes.
+      { name: 'consumers', run: async () => {
+        for (const subscription of subscriptions) await subscription.stop();
+      } },
+      // Every step committed by a drained call has its event published: nothing waits for a restart.
+      { name: 'outbox', run: async () => {
+        await relay?.flush();
+        await relay?.stop();
+      } },
+      { name: 'clients', run: () => controlPlane?.close() },
+      { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
+      { name: 'database', run: () => db.$disconnect() },
+    ],
+  });
   return {
     grpcPort,
     opsPort: ops.port,
     stop: async () => {
-      await server.shutdown();
-      await ops.close();
-      await retention.stop();
-      for (const subscription of subscriptions) await subscription.stop();
-      await relay?.flush();
-      await relay?.stop();
-      controlPlane?.close();
-      if (!overrides.bus) await bus.close();
-      await db.$disconnect();
+      stopping ??= runShutdown('ledger', steps, logger);
+      await stopping;
     },
   };
 }

@@ -9,7 +9,6 @@ import type { GradingPolicy, GradingPolicySource } from '../grading';
 import { DAY_MS } from '../ledger-tables';
 import type { TraceRepository } from '../traces/trace.repository';
 import { snapshotOf } from '../traces/trace-view';
-import type { TracesUseCase } from '../traces/traces.usecase';
 import { DEFAULT_RETENTION_DAYS, retentionDaysOf, validateRecordStep, type RecordStepInput } from './record-step.validation';
 import { toolFidelityScore } from './tool-fidelity.calculator';
 
@@ -41,88 +40,92 @@ export function traceNotOwned(): DomainError {
 export class RecordStepUseCase {
   constructor(
     private readonly db: LedgerDb,
-    private readonly traces: TracesUseCase,
     private readonly repository: TraceRepository,
     private readonly policies: GradingPolicySource,
     private readonly onCommit: () => void,
     private readonly options: { logger?: Logger; defaultRetentionDays?: number } = {},
   ) {}
 
+  /**
+   * The common case is one transaction: the trace row update proves ownership and reads the
+   * status, the step and its outbox event are written, and a retried idempotency key surfaces
+   * as a unique violation answered with the first step. Only a late `log` step on a completed
+   * trace takes a second pass: its re-grade needs the project's policy, fetched outside any
+   * transaction.
+   */
   async execute(projectId: number, input: RecordStepInput): Promise<StepRow> {
     validateRecordStep(input);
-    const trace = await this.traces.findOwned(projectId, input.traceId).catch(() => {
-      throw traceNotOwned();
-    });
-    if (input.idempotencyKey) {
-      const existing = await this.findByKey(trace.id, input.idempotencyKey);
-      if (existing) return existing;
-    }
-    if (trace.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
-    if (input.parentStepId !== undefined) {
-      const parent = await this.db.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId: trace.id }, select: { id: true } });
-      if (!parent) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
-    }
-    const toolCalls = input.toolCalls ?? [];
-    const fidelity = input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null);
-    const retentionUntil = new Date(Date.now() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
-    const routing = input.type === 'run' && input.tier ? { tier: input.tier, model: input.model ?? '' } : null;
-    const regradePolicy = trace.status === 'completed' ? await this.policyForRegrade(projectId) : null;
-
-    let step: StepRow;
+    if (!UUID.test(input.traceId)) throw traceNotOwned();
     try {
-      step = await this.db.$transaction(async (tx) => {
-        const touched = await this.repository.touchForStep(tx, projectId, trace.id, retentionUntil, routing);
-        if (!touched) throw traceNotOwned(); // purged or deleted since the check above
-        if (touched.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
-        const row = await tx.step.create({
-          data: {
-            traceId: trace.id,
-            projectId: trace.projectId,
-            type: input.type,
-            parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
-            input: input.input ?? '',
-            output: input.output === undefined || input.output === null ? undefined : (input.output as Prisma.InputJsonValue),
-            model: input.model ?? '',
-            tier: input.tier ?? '',
-            infrastructure: input.infrastructure ?? '',
-            cost: input.cost ?? 0,
-            latencyMs: input.latencyMs ?? 0,
-            promptTokens: input.promptTokens ?? 0,
-            completionTokens: input.completionTokens ?? 0,
-            cachedTokens: input.cachedTokens ?? 0,
-            blockedReason: input.blockedReason ?? '',
-            toolCalls: toolCalls as unknown as Prisma.InputJsonValue,
-            toolName: input.toolName ?? '',
-            toolLatencyMs: input.toolLatencyMs ?? null,
-            piiDetected: input.piiDetected ?? false,
-            injectionAttempt: input.injectionAttempt ?? false,
-            secretLeaked: input.secretLeaked ?? false,
-            riskScore: input.riskScore ?? 0,
-            toolFidelityScore: fidelity,
-            error: input.error ?? '',
-            idempotencyKey: input.idempotencyKey || null,
-            startedAt: input.startedAt ? new Date(input.startedAt) : null,
-            conversationJson: input.conversationJson || null,
-            offeredTools: input.offeredTools === undefined ? undefined : (input.offeredTools as Prisma.InputJsonValue),
-            retentionUntil,
-          },
-        });
-        await addToOutbox(tx, stepRecordedEvent(projectId, row));
-        if (touched.status === 'completed') {
-          const sealed = await tx.trace.findUniqueOrThrow({ where: { id: trace.id } });
-          const { steps, shadows } = await this.repository.contents(tx, trace.id);
-          await this.repository.saveSnapshot(tx, trace.id, snapshotOf(sealed, steps, shadows, regradePolicy));
-        }
-        return row;
-      });
+      return await this.write(projectId, input, undefined);
     } catch (error) {
-      // Two concurrent retries with one key: the loser answers the winner's step.
+      if (error instanceof RegradeNeeded) return this.write(projectId, input, await this.policyForRegrade(projectId));
       if (input.idempotencyKey && (error as { code?: string }).code === 'P2002') {
-        const existing = await this.findByKey(trace.id, input.idempotencyKey);
+        // A retry (or two racing retries) with one key: answer the step that was written.
+        const existing = await this.findByKey(input.traceId, input.idempotencyKey);
         if (existing) return existing;
       }
       throw error;
     }
+  }
+
+  /** `regradePolicy` undefined: first pass (a completed trace aborts with RegradeNeeded). */
+  private async write(projectId: number, input: RecordStepInput, regradePolicy: GradingPolicy | null | undefined): Promise<StepRow> {
+    const traceId = input.traceId;
+    const toolCalls = input.toolCalls ?? [];
+    const fidelity = input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null);
+    const retentionUntil = new Date(Date.now() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
+    const routing = input.type === 'run' && input.tier ? { tier: input.tier, model: input.model ?? '' } : null;
+    const step = await this.db.$transaction(async (tx) => {
+      const touched = await this.repository.touchForStep(tx, projectId, traceId, retentionUntil, routing);
+      if (!touched) throw traceNotOwned();
+      if (touched.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
+      if (touched.status === 'completed' && regradePolicy === undefined) throw new RegradeNeeded();
+      if (input.parentStepId !== undefined) {
+        const parent = await tx.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId }, select: { id: true } });
+        if (!parent) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
+      }
+      const row = await tx.step.create({
+        data: {
+          traceId,
+          projectId: BigInt(projectId),
+          type: input.type,
+          parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
+          input: input.input ?? '',
+          output: input.output === undefined || input.output === null ? undefined : (input.output as Prisma.InputJsonValue),
+          model: input.model ?? '',
+          tier: input.tier ?? '',
+          infrastructure: input.infrastructure ?? '',
+          cost: input.cost ?? 0,
+          latencyMs: input.latencyMs ?? 0,
+          promptTokens: input.promptTokens ?? 0,
+          completionTokens: input.completionTokens ?? 0,
+          cachedTokens: input.cachedTokens ?? 0,
+          blockedReason: input.blockedReason ?? '',
+          toolCalls: toolCalls as unknown as Prisma.InputJsonValue,
+          toolName: input.toolName ?? '',
+          toolLatencyMs: input.toolLatencyMs ?? null,
+          piiDetected: input.piiDetected ?? false,
+          injectionAttempt: input.injectionAttempt ?? false,
+          secretLeaked: input.secretLeaked ?? false,
+          riskScore: input.riskScore ?? 0,
+          toolFidelityScore: fidelity,
+          error: input.error ?? '',
+          idempotencyKey: input.idempotencyKey || null,
+          startedAt: input.startedAt ? new Date(input.startedAt) : null,
+          conversationJson: input.conversationJson || null,
+          offeredTools: input.offeredTools === undefined ? undefined : (input.offeredTools as Prisma.InputJsonValue),
+          retentionUntil,
+        },
+      });
+      await addToOutbox(tx, stepRecordedEvent(projectId, row));
+      if (touched.status === 'completed') {
+        const sealed = await tx.trace.findUniqueOrThrow({ where: { id: traceId } });
+        const { steps, shadows } = await this.repository.contents(tx, traceId);
+        await this.repository.saveSnapshot(tx, traceId, snapshotOf(sealed, steps, shadows, regradePolicy ?? null));
+      }
+      return row;
+    });
     this.onCommit();
     return step;
   }
@@ -170,3 +173,8 @@ function stepRecordedEvent(projectId: number, row: StepRow) {
     error: row.error,
   });
 }
+
+/** First pass found a completed trace: a late log step re-grades it with the project's policy. */
+class RegradeNeeded extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
