@@ -2,9 +2,11 @@
 // Sections: guardrail detection in-process; the gateway's own overhead per model call in
 // production mode (every service its own process, real PostgreSQL/Redis/NATS, the mock provider
 // with zero latency), against calling the mock directly. Prints a table and one JSON line.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGuardrailBench } from '../../apps/guardrail/scripts/bench-guardrail';
+import { createServiceClient } from '@gateway/grpc';
+import { guardrail, ledger, providerproxy, router } from '@gateway/proto';
 import { GatewayFixture, MockProviderProcess, ProductionStack } from '@gateway/testing';
 
 const root = join(__dirname, '../..');
@@ -19,6 +21,27 @@ function stats(samples: number[]) {
   return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
 }
 
+/** CPU time (user + system, ms) of a process so far, from /proc. */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ 100
+}
+
+/** CPU of every PostgreSQL process (the databases of all services), ms. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuMs(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
 function rssMb(pid: number | undefined): number {
   if (!pid) return 0;
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -31,6 +54,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** BENCH_PROFILE=<dir>: CPU profiles of the main services, written when they stop (open in Chrome DevTools). */
+function profile(app: string): string[] {
+  const dir = process.env.BENCH_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, app)}`] : [];
+}
+
 async function gatewaySection(calls: number, concurrency: number) {
   const mock = new MockProviderProcess(root);
   await mock.start({ MOCK_REQUEST_LOG_LIMIT: '10' });
@@ -40,10 +69,11 @@ async function gatewaySection(calls: number, concurrency: number) {
     databasePrefix: 'gw_bench',
     logLevel: 'error',
     extraEnv: {
-      'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
       // The benchmark is one key hammering the gateway: lift the per-key guards it would trip.
       edge: { LOOP_GUARD_MAX_REQUESTS: '10000000', RATE_LIMIT_PER_HOUR: '10000000' },
+      'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
     },
+    nodeArgs: { edge: profile('edge'), ledger: profile('ledger'), guardrail: profile('guardrail'), 'provider-proxy': profile('provider-proxy') },
   });
   try {
     await stack.startAll();
@@ -72,6 +102,9 @@ async function gatewaySection(calls: number, concurrency: number) {
       directMs.push(await timed(direct));
       gatewayMs.push(await timed(viaGateway));
     }
+    const apps = [...stack.apps.values()];
+    const cpuBefore = new Map(apps.map((app) => [app.name, cpuMs(app.process?.pid)]));
+    const postgresBefore = postgresCpuMs();
     const started = performance.now();
     let done = 0;
     await Promise.all(
@@ -83,12 +116,46 @@ async function gatewaySection(calls: number, concurrency: number) {
       }),
     );
     const throughput = (done / (performance.now() - started)) * 1000;
+    // CPU per execution by process: where the 2 cores go under load.
+    const cpuPerExecution: Record<string, number> = Object.fromEntries(apps.map((app) => [app.name, Math.round(((cpuMs(app.process?.pid) - cpuBefore.get(app.name)!) / done) * 100) / 100]));
+    cpuPerExecution.postgres = Math.round(((postgresCpuMs() - postgresBefore) / done) * 100) / 100;
+    const hops = await hopLatencies(stack, project.projectId, traceId, input, calls);
     const memory = Object.fromEntries([...stack.apps.values()].map((app) => [app.name, Math.round(rssMb(app.process?.pid))]));
-    return { direct: stats(directMs), gateway: stats(gatewayMs), overhead: stats(gatewayMs.map((ms, i) => ms - directMs[i])), throughput, concurrency, memory };
+    return { direct: stats(directMs), gateway: stats(gatewayMs), overhead: stats(gatewayMs.map((ms, i) => ms - directMs[i])), throughput, concurrency, memory, hops, cpuPerExecution };
   } finally {
     await stack.stopAll();
     await mock.stop();
   }
+}
+
+/** Each hop of the execution path on its own, over gRPC with the service credential (where the time goes). */
+async function hopLatencies(stack: ProductionStack, projectId: number, traceId: string, input: string, calls: number) {
+  const options = { internalToken: stack.internalToken, deadlineMs: 10_000 };
+  const ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: stack.address('ledger'), ...options });
+  const guardrailClient = createServiceClient(guardrail.GuardrailServiceService, { address: stack.address('guardrail'), ...options });
+  const routerClient = createServiceClient(router.RouterServiceService, { address: stack.address('router'), ...options });
+  const proxyClient = createServiceClient(providerproxy.ProviderProxyServiceService, { address: stack.address('provider-proxy'), ...options });
+  const actor = { userId: '', organizationId: 0, role: 'service', keyId: '', ip: '', userAgent: 'bench', keyProjectId: projectId };
+  const message = { role: 'user', content: input, toolCalls: [], toolCallId: '', name: '' };
+  const hops: Record<string, () => Promise<unknown>> = {
+    'ledger GetTraceHeader': () => ledgerClient.getTraceHeader({ actor, projectId, traceId }),
+    'guardrail Check': () => guardrailClient.check({ text: input, policy: { blockedTerms: [], blockedPatterns: [], blockedTopics: [], riskThreshold: undefined }, direction: 'input', projectId: 0 }),
+    'router Route': () => routerClient.route({ projectId, input, tools: [], sensitive: false, attachments: 0, forceModel: undefined }),
+    'provider-proxy Complete': () => proxyClient.complete({ projectId, modelPath: ['bench'], messages: [message], tools: [], maxTokens: undefined, privateModelsOnly: false }),
+    'ledger RecordStep': () =>
+      ledgerClient.recordStep(
+        ledger.RecordStepRequest.fromJSON({ actor, projectId, traceId, type: 'run', input, output: 'answer', model: 'bench', tier: 'simple', cost: 0.00001, latencyMs: 2, idempotencyKey: `bench-${Math.random()}` }),
+      ),
+  };
+  const result: Record<string, ReturnType<typeof stats>> = {};
+  for (const [name, call] of Object.entries(hops)) {
+    for (let i = 0; i < 20; i++) await call();
+    const samples: number[] = [];
+    for (let i = 0; i < calls; i++) samples.push(await timed(call));
+    result[name] = stats(samples);
+  }
+  for (const client of [ledgerClient, guardrailClient, routerClient, proxyClient]) client.close();
+  return result;
 }
 
 async function main(): Promise<void> {
@@ -108,6 +175,10 @@ async function main(): Promise<void> {
     `gateway overhead            p50 ${fmt(gateway.overhead.p50)}  p95 ${fmt(gateway.overhead.p95)}  p99 ${fmt(gateway.overhead.p99)}`,
     `throughput at concurrency ${gateway.concurrency}: ${gateway.throughput.toFixed(0)} executions/s (2 cores shared by every service)`,
     `resident memory after the run (MB): ${Object.entries(gateway.memory).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
+    `CPU per execution at concurrency ${gateway.concurrency} (ms): ${Object.entries(gateway.cpuPerExecution).map(([app, ms]) => `${app} ${ms}`).join(', ')}`,
+    '',
+    'hops on their own (gRPC, service credential, ms):',
+    ...Object.entries(gateway.hops).map(([name, s]) => `  ${name.padEnd(26)} p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}`),
     '',
   ];
   process.stdout.write(lines.join('\n'));

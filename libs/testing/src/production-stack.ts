@@ -36,6 +36,8 @@ export interface StackSettings {
   /** Fixed ports (a local dev stack); random free ports otherwise. */
   fixedPorts?: boolean;
   extraEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** Extra node flags per app, e.g. `--cpu-prof` for the benchmark's profiles. */
+  nodeArgs?: Partial<Record<AppName, string[]>>;
   logLevel?: string;
 }
 
@@ -133,7 +135,7 @@ export class ProductionStack {
     if (!running) throw new Error(`${name} is not part of this stack`);
     const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t bundle)`);
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', ...(this.settings.nodeArgs?.[name] ?? []), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
     running.process = child;
     await waitReady(running.opsPort, child, name);
     return running;

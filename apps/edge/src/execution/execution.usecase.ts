@@ -98,9 +98,12 @@ export class ExecutionPipeline {
   /** POST /executions: routing by tier, or the continuation of a tool-call loop. */
   async execute(caller: KeyCaller, request: ExecutionInput): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    await this.deps.steps.requireOpenTrace(caller, request.traceId);
-    const policy = await this.deps.policies.get(caller.projectId);
-    const parent = request.parentStepId !== undefined ? await this.parentStep(caller, request.traceId, request.parentStepId) : undefined;
+    // Independent lookups in parallel: the trace check, the (cached) policy and the parent step.
+    const [, policy, parent] = await Promise.all([
+      this.deps.steps.requireOpenTrace(caller, request.traceId),
+      this.deps.policies.get(caller.projectId),
+      request.parentStepId !== undefined ? this.parentStep(caller, request.traceId, request.parentStepId) : undefined,
+    ]);
     const inspected = [request.input, ...request.toolResults.map((result) => result.content)].filter(Boolean).join('\n\n');
     const screening = await this.screen(policy, inspected);
     const blocked = await this.blockIfRisky(caller, request.traceId, request.input, screening, request.parentStepId);
@@ -133,8 +136,7 @@ export class ExecutionPipeline {
   /** POST /runs: a direct call of one registered model, no routing and no fallback. */
   async run(caller: KeyCaller, request: RunInput): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    await this.deps.steps.requireOpenTrace(caller, request.traceId);
-    const policy = await this.deps.policies.get(caller.projectId);
+    const [, policy] = await Promise.all([this.deps.steps.requireOpenTrace(caller, request.traceId), this.deps.policies.get(caller.projectId)]);
     const model = findModel(policy, request.model);
     if (!model) throw new DomainError('VALIDATION_FAILED', `Model not authorized or found: ${request.model}`);
     const screening = await this.screen(policy, request.input);
@@ -159,8 +161,7 @@ export class ExecutionPipeline {
    */
   async stream(caller: KeyCaller, traceId: string, input: string, sink: StreamSink, signal: AbortSignal, onStart: () => void): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    await this.deps.steps.requireOpenTrace(caller, traceId);
-    const policy = await this.deps.policies.get(caller.projectId);
+    const [, policy] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.deps.policies.get(caller.projectId)]);
     const screening = await this.screen(policy, input);
     const blocked = await this.blockIfRisky(caller, traceId, input, screening, undefined);
     if (blocked) return blocked;
@@ -221,8 +222,7 @@ export class ExecutionPipeline {
 
   /** POST /checks: the guardrail only; a `check` step records the outcome. */
   async check(caller: KeyCaller, traceId: string, input: string): Promise<{ check: guardrail.CheckResponse; stepId: number }> {
-    await this.deps.steps.requireOpenTrace(caller, traceId);
-    const policy = await this.deps.policies.get(caller.projectId);
+    const [, policy] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.deps.policies.get(caller.projectId)]);
     const started = Date.now();
     const { check } = await this.screen(policy, input);
     const step = await this.deps.steps.record(caller, traceId, {
@@ -333,8 +333,10 @@ export class ExecutionPipeline {
       });
       throw error instanceof DomainError && error.code !== 'INTERNAL' ? error : new DomainError('UPSTREAM_FAILED', 'Upstream model call failed');
     }
-    await reservation.settle(response.costUsd).catch((error: unknown) => this.deps.logger.error({ err: error }, 'spend settlement failed'));
-    const outputCheck = response.text ? await this.screenOutput(policy, response.text) : undefined;
+    const [, outputCheck] = await Promise.all([
+      reservation.settle(response.costUsd).catch((error: unknown) => this.deps.logger.error({ err: error }, 'spend settlement failed')),
+      response.text ? this.screenOutput(policy, response.text) : undefined,
+    ]);
     const model = findModel(policy, response.modelUsed);
     const pending = response.toolCalls.length > 0;
     const step = await this.deps.steps.record(caller, traceId, {
