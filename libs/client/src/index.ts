@@ -1,0 +1,11 @@
+export { GatewayClient, type GatewayClientOptions, type FailOpenOptions, type FailOpenEvent } from './gateway.client';
+export { DashboardClient, type DashboardClientOptions } from './dashboard.client';
+export { ExecutionStream } from './stream/execution.stream';
+export { SseParser, readSse, type SseEvent } from './stream/sse.parser';
+export { type FallbackProviderOptions } from './fail-open/fallback-provider.client';
+export { waitForReplay, clampPollInterval, MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS, type WaitForReplayOptions } from './replay/replay.poller';
+export { DEFAULT_RETRY, type RetryOptions } from './http/retry.policy';
+export { type FetchLike } from './http/http.transport';
+export * from './errors';
+export * from './types';
+export { CLIENT_NAME, CLIENT_VERSION, SDK_HEADER, SDK_HEADER_VALUE } from './version';
