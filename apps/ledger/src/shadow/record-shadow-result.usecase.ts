@@ -56,7 +56,7 @@ export class RecordShadowResultUseCase {
         create: { traceId: trace.id, projectId: trace.projectId, stepId: step.id, shadowModel: input.shadowModel, retentionUntil: step.retentionUntil, ...values },
         update: values,
       });
-      if (locked.status === 'completed') {
+      if (locked.sealed) {
         const { steps, shadows } = await this.repository.contents(tx, trace.id);
         await this.repository.saveSecurity(tx, trace.id, liveSecurity(steps, shadows));
       }

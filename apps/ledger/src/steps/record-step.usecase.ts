@@ -1,3 +1,4 @@
+import { isRefusal } from './refusal.detector';
 import { encodeEvent } from '@gateway/bus';
 import { addToOutbox } from '@gateway/db';
 import { DomainError } from '@gateway/errors';
@@ -79,8 +80,8 @@ export class RecordStepUseCase {
     const step = await this.db.$transaction(async (tx) => {
       const touched = await this.repository.touchForStep(tx, projectId, traceId, retentionUntil, routing);
       if (!touched) throw traceNotOwned();
-      if (touched.status === 'completed' && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
-      if (touched.status === 'completed' && regradePolicy === undefined) throw new RegradeNeeded();
+      if (touched.sealed && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
+      if (touched.sealed && regradePolicy === undefined) throw new RegradeNeeded();
       if (input.parentStepId !== undefined) {
         const parent = await tx.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId }, select: { id: true } });
         if (!parent) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
@@ -119,7 +120,7 @@ export class RecordStepUseCase {
         },
       });
       await addToOutbox(tx, stepRecordedEvent(projectId, row));
-      if (touched.status === 'completed') {
+      if (touched.sealed) {
         const sealed = await tx.trace.findUniqueOrThrow({ where: { id: traceId } });
         const { steps, shadows } = await this.repository.contents(tx, traceId);
         await this.repository.saveSnapshot(tx, traceId, snapshotOf(sealed, steps, shadows, regradePolicy ?? null));
@@ -167,7 +168,7 @@ function stepRecordedEvent(projectId: number, row: StepRow) {
     toolFidelityScore: row.toolFidelityScore ?? undefined,
     blockedReason: row.blockedReason,
     outputChars: outputText.length,
-    refusal: false,
+    refusal: row.type === 'run' && isRefusal(outputText),
     intent: '',
     createdAt: row.createdAt.toISOString(),
     error: row.error,

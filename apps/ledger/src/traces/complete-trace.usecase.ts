@@ -28,19 +28,20 @@ export class CompleteTraceUseCase {
 
   async execute(projectId: number, traceId: string): Promise<TraceView> {
     const found = await this.traces.findOwned(projectId, traceId);
-    assertOpen(found.status);
+    assertOpen(found.status, found.completedAt !== null);
     // Outside the transaction: a network call must not hold the row lock.
     const policy = await this.policies.forProject(projectId);
 
     const view = await this.db.$transaction(async (tx) => {
       const locked = await this.repository.lockOwned(tx, projectId, traceId);
       if (!locked) throw new DomainError('NOT_FOUND', 'Not found');
-      assertOpen(locked.status);
+      assertOpen(locked.status, locked.sealed);
       const trace = await tx.trace.findUniqueOrThrow({ where: { id: traceId } });
       const { steps, shadows } = await this.repository.contents(tx, traceId);
       const snapshot = snapshotOf(trace, steps, shadows, policy);
       const completedAt = new Date();
-      const sealed = await this.repository.saveSnapshot(tx, traceId, snapshot, { completedAt });
+      // A replay trace stays `replay` (the spec's state) once sealed; completed_at marks the seal.
+      const sealed = await this.repository.saveSnapshot(tx, traceId, snapshot, { completedAt, status: locked.status === 'replay' ? 'replay' : 'completed' });
       const { summary, security, grades } = snapshot;
       await addToOutbox(
         tx,
@@ -74,7 +75,7 @@ export class CompleteTraceUseCase {
   }
 }
 
-function assertOpen(status: string): void {
-  if (status === 'completed') throw new DomainError('CONFLICT', 'Trace already completed');
+function assertOpen(status: string, sealed: boolean): void {
+  if (status === 'completed' || sealed) throw new DomainError('CONFLICT', 'Trace already completed');
   if (!OPEN_STATUSES.has(status)) throw new DomainError('CONFLICT', `A ${status} trace cannot be completed`);
 }

@@ -103,12 +103,12 @@ export function snapshotOf(trace: TraceRow, steps: StepRow[], shadows: Pick<Shad
 }
 
 /**
- * A completed trace answers its sealed snapshot (a partial purge does not rewrite history); an
+ * A sealed trace (completed, or a completed replay) answers its snapshot (a partial purge does not rewrite history); an
  * open one is summarized live and has no grades yet.
  */
 export function viewOf(trace: TraceRow, steps: StepRow[], shadows: Pick<ShadowRow, 'score'>[], policy?: GradingPolicy): TraceView {
   const routingDecision = routingDecisionOf(trace, steps);
-  if (trace.status === 'completed' && trace.summary && trace.security) {
+  if (trace.completedAt !== null && trace.summary && trace.security) {
     return {
       trace,
       steps,

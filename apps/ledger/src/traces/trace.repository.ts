@@ -13,9 +13,9 @@ export class TraceRepository {
   constructor(private readonly tables: LedgerTables) {}
 
   /** Locks the project's trace for the rest of the transaction; null when it is not there. */
-  async lockOwned(tx: LedgerTx, projectId: number, traceId: string): Promise<{ status: string } | null> {
-    const rows = await tx.$queryRawUnsafe<{ status: string }[]>(
-      `SELECT status FROM ${this.tables.traces} WHERE id = $1::uuid AND project_id = $2::bigint FOR UPDATE`,
+  async lockOwned(tx: LedgerTx, projectId: number, traceId: string): Promise<{ status: string; sealed: boolean } | null> {
+    const rows = await tx.$queryRawUnsafe<{ status: string; sealed: boolean }[]>(
+      `SELECT status, completed_at IS NOT NULL AS sealed FROM ${this.tables.traces} WHERE id = $1::uuid AND project_id = $2::bigint FOR UPDATE`,
       traceId,
       String(projectId),
     );
@@ -32,14 +32,14 @@ export class TraceRepository {
     traceId: string,
     retentionUntil: Date,
     routing: { tier: string; model: string } | null,
-  ): Promise<{ status: string } | null> {
-    const rows = await tx.$queryRawUnsafe<{ status: string }[]>(
+  ): Promise<{ status: string; sealed: boolean } | null> {
+    const rows = await tx.$queryRawUnsafe<{ status: string; sealed: boolean }[]>(
       `UPDATE ${this.tables.traces}
           SET retention_until = GREATEST(retention_until, $3::timestamptz),
               routing_tier = CASE WHEN $4::boolean THEN $5 ELSE routing_tier END,
               routing_model = CASE WHEN $4::boolean THEN $6 ELSE routing_model END
         WHERE id = $1::uuid AND project_id = $2::bigint
-      RETURNING status`,
+      RETURNING status, completed_at IS NOT NULL AS sealed`,
       traceId,
       String(projectId),
       retentionUntil.toISOString(),
@@ -58,11 +58,12 @@ export class TraceRepository {
     return { steps, shadows };
   }
 
-  async saveSnapshot(tx: LedgerTx, traceId: string, snapshot: TraceSnapshot, completion?: { completedAt: Date }) {
+  /** `completion.status`: `completed`, or `replay` for a replay trace (it keeps its kind once sealed). */
+  async saveSnapshot(tx: LedgerTx, traceId: string, snapshot: TraceSnapshot, completion?: { completedAt: Date; status: string }) {
     return tx.trace.update({
       where: { id: traceId },
       data: {
-        ...(completion ? { status: 'completed', completedAt: completion.completedAt } : {}),
+        ...(completion ? { status: completion.status, completedAt: completion.completedAt } : {}),
         summary: snapshot.summary as unknown as Prisma.InputJsonValue,
         security: snapshot.security as unknown as Prisma.InputJsonValue,
         grades: snapshot.grades ? (snapshot.grades as unknown as Prisma.InputJsonValue) : undefined,

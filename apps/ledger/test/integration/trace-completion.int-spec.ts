@@ -58,9 +58,13 @@ describe('ledger traces: completion, grading and security (production mode)', ()
       expect(fetched.summary!.gradeFindings.join(' ')).toContain('poor user rating');
     });
 
-    it('completes a replay trace and refuses a foreign or unknown trace as NOT_FOUND', async () => {
+    it('seals a replay trace once (it stays replay) and refuses a foreign or unknown trace as NOT_FOUND', async () => {
       const replay = await it6.ledger.createTrace({ actor, projectId, metadata: {}, status: 'replay', sourceTraceId: await newTrace() });
-      expect((await complete(replay.id)).trace!.status).toBe('completed');
+      // A replay trace keeps its kind once sealed (spec state `replay`); completed_at marks the seal.
+      const sealed = (await complete(replay.id)).trace!;
+      expect(sealed.status).toBe('replay');
+      expect(sealed.completedAt).toEqual(expect.any(String));
+      await expect(complete(replay.id)).rejects.toMatchObject({ code: 'CONFLICT' });
       const other = await it6.project('other-complete');
       const foreign = await it6.ledger.createTrace({ actor: other.actor, projectId: other.projectId, metadata: {}, status: 'pending', sourceTraceId: '' });
       await expect(complete(foreign.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
