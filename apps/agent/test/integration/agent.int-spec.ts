@@ -126,6 +126,8 @@ describe('private-network agent (gateway in production mode)', () => {
         routing_tiers: { simple: 'fast', complex: 'fast' },
         policy_rules: { blocked_terms: ['Project Falcon'], blocked_patterns: ['\\bACME-\\d{4}\\b'], blocked_topics: ['crimson ledger'] },
       },
+      // Many requests in a few seconds, policy refreshes included; the loop guard is not under test here.
+      key: { loop_guard_exempt: true },
     });
     boundary = new NetworkBoundary(() => stack.edgeUrl);
     await boundary.start();
