@@ -39,6 +39,9 @@ export default [
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
             { sourceTag: 'scope:migrator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:migrator'] },
             { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+            // The public client library depends on nothing of ours (its tests use the test stack).
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:testing'] },
           ],
         },
       ],

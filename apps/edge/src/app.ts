@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { ProjectPolicyCache } from '@gateway/grpc';
 import { errorHandler, notFoundHandler } from '@gateway/http';
 import type { Logger } from '@gateway/logging';
 import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
@@ -28,6 +29,7 @@ export interface EdgeDependencies {
   keys: ApiKeyAuthenticator;
   guard: ProtectionGuard;
   pipeline: ExecutionPipeline;
+  policies: ProjectPolicyCache;
 }
 
 /** The public REST API: authentication, validation and mapping onto the gRPC services. */
@@ -78,7 +80,7 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
   app.use(statsRoutes(clients, access));
   app.use(replayRoutes(clients, access));
   app.use(executionRoutes(deps.pipeline, access, logger));
-  app.use(sdkRoutes(env, access));
+  app.use(sdkRoutes(env, access, deps.keys.middleware(), deps.policies));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

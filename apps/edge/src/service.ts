@@ -78,7 +78,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
     }),
   );
 
-  const app = createEdgeApp(env, { clients, keys, guard, pipeline }, logger, metrics);
+  const app = createEdgeApp(env, { clients, keys, guard, pipeline, policies }, logger, metrics);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(env.EDGE_PORT, env.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });

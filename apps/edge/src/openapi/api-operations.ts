@@ -95,8 +95,9 @@ export const API_OPERATIONS: ApiOperation[] = [
   { method: 'post', path: '/api/v1/runs', tag: 'Execution', summary: 'A direct run of one registered model (no routing, no fallback)', credential: 'api_key', body: runBody, responses: { ...ok(R.executionResult), ...METERED } },
   { method: 'post', path: '/api/v1/checks', tag: 'Execution', summary: 'Safety check only; always 200', credential: 'api_key', body: checkBody, responses: { ...ok(R.safetyCheck), ...KEYED, ...errors(413, 422) } },
   { method: 'post', path: '/api/v1/logs', tag: 'Execution', summary: 'Store a custom log step (output: any JSON object; `user_rating` counts in grading)', credential: 'api_key', body: logBody, responses: { ...ok(R.logReceipt), ...KEYED, ...errors(422) } },
-  { method: 'post', path: '/api/v1/simulate', tag: 'Execution', summary: 'Routing dry run: no model called, nothing recorded', credential: 'api_key', body: simulateBody, responses: { ...ok(R.simulation), ...KEYED, ...errors(404) } },
+  { method: 'post', path: '/api/v1/simulate', tag: 'Execution', summary: 'Routing dry run: no model called, nothing recorded', description: 'Requires SDK mode: the `X-Gateway-SDK: <name>/<version>` header that client libraries send (400 without it).', credential: 'api_key', body: simulateBody, responses: { ...ok(R.simulation), ...KEYED, ...errors(404) } },
   { method: 'get', path: '/api/v1/sdk/config', tag: 'SDK', summary: 'Capabilities and limits for client libraries', credential: 'api_key', responses: { ...ok(R.sdkConfig), ...KEYED } },
+  { method: 'get', path: '/api/v1/sdk/policy', tag: 'SDK', summary: "The project's guardrail rules, risk threshold and routing tiers (for the private-network agent; not metered)", credential: 'api_key', responses: { ...ok(R.sdkPolicy), ...errors(401, 503) } },
 
   // Learning from the ledger
   { method: 'get', path: '/api/v1/stats', tag: 'Statistics', summary: 'Statistics of a project (window in rolling hours, or start_date/end_date)', credential: 'session_or_api_key', responses: { ...ok(R.stats), ...errors(400, 401, 404) } },

@@ -176,3 +176,9 @@ export const insight = z.object({
   estimated_savings_usd: z.number(),
   created_at: iso,
 });
+export const sdkPolicy = z.object({
+  project_id: z.number().int(),
+  risk_threshold: z.number(),
+  routing_tiers: z.object({ simple: z.string().nullable(), complex: z.string().nullable(), secure: z.string().nullable() }),
+  policy_rules: z.object({ blocked_terms: z.array(z.string()), blocked_patterns: z.array(z.string()), blocked_topics: z.array(z.string()) }),
+});

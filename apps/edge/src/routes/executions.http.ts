@@ -13,6 +13,10 @@ const input = z.string({ message: 'input is required and must be a string' });
 const parentStepId = z.number({ message: 'parent_step_id must be an integer' }).int('parent_step_id must be an integer').positive('parent_step_id must be an integer');
 const metadata = z.record(z.string(), z.unknown(), { message: 'metadata must be an object' }).optional();
 
+/** SDK mode: client libraries identify themselves on every request (`<name>/<version>`). */
+export const SDK_MODE_HEADER_NAME = 'X-Gateway-SDK';
+const SDK_MODE_HEADER = SDK_MODE_HEADER_NAME.toLowerCase();
+
 const functionTool = z.object({
   type: z.literal('function'),
   function: z.object({
@@ -154,6 +158,8 @@ export function executionRoutes(pipeline: ExecutionPipeline, access: RequestHand
   }));
 
   router.post('/api/v1/simulate', ...access, handle(async (req, res) => {
+    // The spec: simulate "requires an API key and SDK mode"; client libraries send the header.
+    if (!req.get(SDK_MODE_HEADER)) throw new DomainError('BAD_REQUEST', `POST /api/v1/simulate requires SDK mode (${SDK_MODE_HEADER_NAME} header)`);
     const body = parseOr400(simulateBody, req.body ?? {});
     const decision = await pipeline.simulate(keyCaller(req), body.project_id, body.input);
     res.json({

@@ -17,6 +17,9 @@ const weatherTool = {
   },
 };
 
+/** Simulate requires SDK mode: client libraries send X-Gateway-SDK. */
+const simulate = (api: TestHttpClient, body: Record<string, unknown>) => api.request('POST', '/api/v1/simulate', body, { 'x-gateway-sdk': 'integration-tests/1.0' });
+
 /** Reads an SSE body into its `data:` payloads. */
 function sseData(text: string): string[] {
   return text
@@ -114,7 +117,7 @@ describe('the governed execution path (production mode)', () => {
     });
 
     it('falls back to the next model when the primary keeps failing, and reports the model used', async () => {
-      const simulated = await project.api.post('/api/v1/simulate', { project_id: project.projectId, input: 'Think step by step: first analyze the trade-offs of the three database designs below, then compare their costs, and finally recommend one with a justification for each decision.' });
+      const simulated = await simulate(project.api, { project_id: project.projectId, input: 'Think step by step: first analyze the trade-offs of the three database designs below, then compare their costs, and finally recommend one with a justification for each decision.' });
       expect(simulated.status).toBe(200);
       expect(simulated.body).toMatchObject({ status: 'resolved', tier: 'complex', model: 'smart', fallback_path: expect.arrayContaining(['fast']) });
       expect(simulated.body.estimated_cost).toBeGreaterThan(0);
@@ -209,13 +212,16 @@ describe('the governed execution path (production mode)', () => {
       expect((await project.api.get(`/api/v1/traces/${foreign}`)).status).toBe(404);
     });
 
-    it('simulates without calling a model: 404 for another project id', async () => {
+    it('simulates without calling a model: SDK mode required, 404 for another project id', async () => {
       await mock.clearRequests();
-      const simple = await project.api.post('/api/v1/simulate', { project_id: project.projectId, input: 'hi', metadata: { user: 'u' } });
+      const simple = await simulate(project.api, { project_id: project.projectId, input: 'hi', metadata: { user: 'u' } });
       expect(simple.body).toMatchObject({ status: 'resolved', tier: 'simple', model: 'fast', fallback_path: [] });
       expect(await mock.requests()).toHaveLength(0);
-      expect((await project.api.post('/api/v1/simulate', { project_id: project.projectId + 10_000, input: 'hi' })).status).toBe(404);
-      expect((await project.api.post('/api/v1/simulate', { input: 'hi' })).status).toBe(400);
+      expect((await simulate(project.api, { project_id: project.projectId + 10_000, input: 'hi' })).status).toBe(404);
+      expect((await simulate(project.api, { input: 'hi' })).status).toBe(400);
+      const withoutSdkMode = await project.api.post('/api/v1/simulate', { project_id: project.projectId, input: 'hi' });
+      expect(withoutSdkMode.status).toBe(400);
+      expect(withoutSdkMode.body).toEqual({ error: 'POST /api/v1/simulate requires SDK mode (X-Gateway-SDK header)' });
     });
 
     it('completes a trace once: grades and cost summary with by_model and by_infrastructure', async () => {
@@ -268,7 +274,7 @@ describe('the governed execution path (production mode)', () => {
     const traceId = await newTrace(project.api);
     const result = await project.api.post('/api/v1/executions', { trace_id: traceId, input: 'hello' });
     expect(result.body).toEqual({ reason: UNCONFIGURED, step_id: expect.any(Number) });
-    const simulated = await project.api.post('/api/v1/simulate', { project_id: project.projectId, input: 'hello' });
+    const simulated = await simulate(project.api, { project_id: project.projectId, input: 'hello' });
     expect(simulated.body).toMatchObject({ status: 'unconfigured', tier: 'simple', reason: UNCONFIGURED });
   });
 
