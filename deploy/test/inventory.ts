@@ -12,6 +12,7 @@ export const CHART_DIR = join(ROOT, 'deploy/helm/gateway');
 export const NOT_SERVICES: Readonly<Record<string, string>> = {
   gateway: 'the embedded single-process launcher (npm start), not a production process',
   migrator: 'a one-shot: the Helm migrations Jobs and the compose migrate-<app> services run it',
+  agent: "the private-network agent runs in the consumer's network, next to their applications, not with the gateway",
 };
 
 /** A test double: compose runs it, the chart has it off by default and without HPA/PDB. */

@@ -248,7 +248,13 @@ describe('private-network agent (gateway in production mode)', () => {
     expect(before.body.output).toBe('Mock answer to: How does the lantern protocol work?');
     const patched = await fixture.dashboard.patch(`/api/v1/projects/${project.projectId}`, { project: { settings: { policy_rules: { blocked_terms: ['Project Falcon', 'Lantern Protocol'] } } } });
     expect(patched.status).toBe(200);
-    await eventually(async () => (await viaAgent.post('/api/v1/checks', { trace_id: traceId, input: 'lantern protocol' })).body.reason === 'policy_violation', 5_000, 100);
+    // Until the agent's own copy of the policy is refreshed, the check is forwarded (and the hosted
+    // guardrail, already invalidated, flags it): wait for the agent to block it locally.
+    await eventually(async () => {
+      const mark = boundary.crossings.length;
+      const check = await viaAgent.post('/api/v1/checks', { trace_id: traceId, input: 'lantern protocol' });
+      return check.body.reason === 'policy_violation' && !boundary.since(mark).toLowerCase().includes('lantern');
+    }, 5_000, 100);
     const from = boundary.crossings.length;
     const after = await viaAgent.post('/api/v1/executions', { trace_id: traceId, input: 'Explain the LANTERN protocol again' });
     expect(after.body).toEqual({ reason: RISK, step_id: expect.any(Number) });
