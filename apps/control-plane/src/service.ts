@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import type { EventBus } from '@gateway/bus';
 import { JetStreamEventBus } from '@gateway/bus';
 import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalClient } from '@gateway/db';
+import { runShutdown } from '@gateway/config';
 import { DomainError } from '@gateway/errors';
-import { GrpcServer } from '@gateway/grpc';
+import { GrpcServer, grpcShutdownSteps } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { controlplane, EVENT_STREAM, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
@@ -98,18 +99,31 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.CONTROL_PLANE_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'control-plane listening');
 
+  let stopping: Promise<unknown> | undefined;
+  const steps = grpcShutdownSteps({
+    ops,
+    server,
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    graceMs: env.SHUTDOWN_GRACE_MS,
+    then: [
+      // In-flight spend events finish and are acked; the rest stay for the next replica.
+      { name: 'consumers', run: () => spendSubscription.stop() },
+      { name: 'jobs', run: () => prune.stop() },
+      // Audit and change events committed by the drained calls are published before the bus closes.
+      { name: 'outbox', run: async () => {
+        await relay.flush();
+        await relay.stop();
+      } },
+      { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
+      { name: 'database', run: () => db.$disconnect() },
+    ],
+  });
   return {
     grpcPort,
     opsPort: ops.port,
     stop: async () => {
-      await server.shutdown();
-      await ops.close();
-      await spendSubscription.stop();
-      await prune.stop();
-      await relay.flush();
-      await relay.stop();
-      if (!overrides.bus) await bus.close();
-      await db.$disconnect();
+      stopping ??= runShutdown('control-plane', steps, logger);
+      await stopping;
     },
   };
 }

@@ -35,6 +35,8 @@ export async function startGuardrail(env: AppEnv, overrides: GuardrailOverrides 
       internalToken: env.GATEWAY_INTERNAL_TOKEN,
       verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, bus),
       embedded: overrides.embedded,
+      drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
       register: (server, metrics) => {
         const outcomes = new Counter({
           name: 'guardrail_checks_total',

@@ -36,6 +36,8 @@ export async function startRouter(env: AppEnv, overrides: RouterOverrides = {}):
       internalToken: env.GATEWAY_INTERNAL_TOKEN,
       verifyApiKey: controlPlaneKeyVerifier(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, bus),
       embedded: overrides.embedded,
+      drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
       register: (server) => server.add(router.RouterServiceService, routerHandlers(policies.cache)),
       onStop: release,
     });

@@ -78,6 +78,39 @@ export function describeEventBusContract(name: string, createFixture: () => Prom
       await sub.stop();
     });
 
+    it('stop() lets the in-flight handler finish and acks it, and hands the waiting messages back well before ack_wait', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const first: string[] = [];
+      let finished = false;
+      // A long ack wait: the waiting messages must come back because they were handed back (nak), not because it expired.
+      const options = { durable: 'draining', subject: `${fixture.prefix}.drain`, ackWaitMs: 30_000 };
+      const sub = await fixture.bus.subscribe(options, async (m) => {
+        first.push(m.eventId);
+        await gate;
+        finished = true;
+      });
+      for (let i = 0; i < 5; i++) await fixture.bus.publish(`${fixture.prefix}.drain`, encoder.encode(String(i)), { eventId: `drain-${i}` });
+      await waitFor(() => first.length === 1);
+      let stopped = false;
+      const stopping = sub.stop().then(() => (stopped = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect(finished).toBe(true);
+      expect(first).toEqual(['drain-0']);
+
+      const second: string[] = [];
+      const next = await fixture.bus.subscribe(options, async (m) => {
+        second.push(m.eventId);
+      });
+      await waitFor(() => second.length >= 4, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(second.sort()).toEqual(['drain-1', 'drain-2', 'drain-3', 'drain-4']);
+      await next.stop();
+    });
+
     it('de-duplicates publishes that reuse an event id', async () => {
       const received: string[] = [];
       const sub = await fixture.bus.subscribe({ durable: 'dedupe', subject: `${fixture.prefix}.>` }, async (m) => {

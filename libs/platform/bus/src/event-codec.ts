@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { extractTraceContext, getTracer, inSpan, injectTraceContext, SpanKind } from '@gateway/telemetry';
+import { extractTraceContext, getTracer, inSpan, injectTraceContext, serviceMetrics, SpanKind } from '@gateway/telemetry';
 import type { BusMessage, MessageHandler } from './event-bus';
 
 export interface EventMetaShape {
@@ -33,13 +33,28 @@ export function encodeEvent<T extends { meta?: EventMetaShape | undefined }>(sub
   return { subject, eventId: meta.eventId, data: codec.encode(full).finish(), headers };
 }
 
-/** Wraps a typed handler: decodes, continues the producer's trace in a consumer span. */
+/**
+ * Wraps a typed handler: decodes, continues the producer's trace in a CONSUMER span, and counts
+ * the outcome in the service's metrics (when it created them with createServiceMetrics).
+ */
 export function typedHandler<T>(service: string, codec: EventCodec<T>, handler: (event: T, message: BusMessage) => Promise<void>): MessageHandler {
   const tracer = getTracer(service);
-  return (message) =>
-    inSpan(tracer, `consume ${message.subject}`, SpanKind.CONSUMER, extractTraceContext(message.headers), () => handler(codec.decode(message.data), message), {
-      'messaging.system': 'nats',
-      'messaging.destination.name': message.subject,
-      'messaging.message.id': message.eventId,
-    });
+  return async (message) => {
+    const started = process.hrtime.bigint();
+    let outcome = 'ok';
+    try {
+      await inSpan(tracer, `consume ${message.subject}`, SpanKind.CONSUMER, extractTraceContext(message.headers), () => handler(codec.decode(message.data), message), {
+        'messaging.system': 'nats',
+        'messaging.destination.name': message.subject,
+        'messaging.message.id': message.eventId,
+      });
+    } catch (error) {
+      outcome = 'error';
+      throw error;
+    } finally {
+      const metrics = serviceMetrics(service);
+      metrics?.eventsConsumed.inc({ subject: message.subject, outcome });
+      metrics?.eventDuration.observe({ subject: message.subject }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
 }

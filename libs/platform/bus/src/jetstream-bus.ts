@@ -2,6 +2,13 @@ import { AckPolicy, connect, DeliverPolicy, headers as natsHeaders, nanos, type 
 import type { Logger } from '@gateway/logging';
 import type { BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
 
+/**
+ * Lifetime of a pull request (ms). Short, because a stopped subscriber's open pull request
+ * stays registered on the server until it expires: messages handed back on stop are delayed
+ * past it, so the next replica gets them within seconds rather than after ack_wait.
+ */
+const PULL_EXPIRES_MS = 5_000;
+
 export interface JetStreamBusOptions {
   servers: string;
   stream: string;
@@ -62,13 +69,16 @@ export class JetStreamEventBus implements EventBus {
       await this.jsm.consumers.add(this.options.stream, config);
     }
     const consumer = await this.js.consumers.get(this.options.stream, options.durable);
-    const messages: ConsumerMessages = await consumer.consume({ max_messages: 64 });
+    const messages: ConsumerMessages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
     let stopped = false;
     let inFlight: Promise<void> = Promise.resolve();
     const loop = (async () => {
       for await (const m of messages) {
         if (stopped) {
-          m.nak();
+          // Handed back for another replica. Delayed past the pull's expiry: the server would
+          // otherwise redeliver it to this subscription's still-open pull request, where nobody
+          // listens, and it would wait out the whole ack_wait.
+          m.nak(PULL_EXPIRES_MS + 500);
           continue;
         }
         const headers: Record<string, string> = {};
@@ -93,8 +103,11 @@ export class JetStreamEventBus implements EventBus {
     return {
       stop: async () => {
         stopped = true;
+        // Unsubscribe first, then the in-flight handler finishes and acks (or naks) its message;
+        // messages already buffered are still yielded to the loop, which naks them.
+        const closed = messages.close();
         await inFlight;
-        await messages.close();
+        await closed.catch(() => undefined);
         await loop.catch(() => undefined);
       },
     };

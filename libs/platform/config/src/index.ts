@@ -1,1 +1,2 @@
 export * from './load-env';
+export * from './shutdown';

@@ -62,6 +62,13 @@ export const baseEnvShape = {
   LOG_LEVEL: env.logLevel(),
   GATEWAY_INTERNAL_TOKEN: secret(z.string().min(16, 'must be at least 16 characters'), 'GATEWAY_INTERNAL_TOKEN'),
   OPS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Graceful stop (ms): how long /readyz answers 503 before the server stops accepting, so load
+   * balancers notice first (0 when a Kubernetes preStop hook already waits) ...
+   */
+  SHUTDOWN_DRAIN_DELAY_MS: env.int(0),
+  /** ... and how long in-flight requests and streams may take before they are cancelled. */
+  SHUTDOWN_GRACE_MS: env.int(10_000),
 };
 
 export function runOrExit(start: () => Promise<unknown>): void {
@@ -74,7 +81,8 @@ export function runOrExit(start: () => Promise<unknown>): void {
 
 /**
  * SIGTERM/SIGINT: run the app's drain (stop accepting, finish in-flight work, flush outboxes,
- * ack or nack messages), then exit. A second signal exits at once.
+ * ack or nack messages), then exit. A second signal exits at once; so does a drain that outlives
+ * `timeoutMs` (keep it under the orchestrator's grace period, 30 s in Kubernetes by default).
  */
 export function onShutdown(stop: () => Promise<void>, timeoutMs = 25_000): void {
   let stopping = false;
@@ -82,7 +90,10 @@ export function onShutdown(stop: () => Promise<void>, timeoutMs = 25_000): void 
     if (stopping) process.exit(1);
     stopping = true;
     process.stderr.write(`${signal} received, draining\n`);
-    const timer = setTimeout(() => process.exit(1), timeoutMs);
+    const timer = setTimeout(() => {
+      process.stderr.write(`drain did not finish within ${timeoutMs} ms; exiting\n`);
+      process.exit(1);
+    }, timeoutMs);
     timer.unref();
     stop().then(
       () => process.exit(0),
@@ -92,6 +103,6 @@ export function onShutdown(stop: () => Promise<void>, timeoutMs = 25_000): void 
       },
     );
   };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
 }

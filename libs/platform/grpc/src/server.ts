@@ -6,7 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { DESCRIPTOR_SET_BASE64 } from '@gateway/proto';
 import { DomainError, isDomainError, toGrpcError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
-import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
+import { extractTraceContext, getTracer, inSpan, SpanKind, startRequest, type ServiceMetrics } from '@gateway/telemetry';
 import type { AnyServiceDefinition, CallContext, Principal, ServiceHandlers } from './types';
 
 export interface GrpcServerOptions {
@@ -51,6 +51,7 @@ export class GrpcServer {
   private readonly serviceNames: string[] = [];
   private readonly tracer;
   private boundPort = 0;
+  private inFlightCalls = 0;
 
   constructor(private readonly options: GrpcServerOptions) {
     this.tracer = getTracer(options.name);
@@ -100,18 +101,31 @@ export class GrpcServer {
     return this.boundPort;
   }
 
-  /** Stops accepting calls, lets in-flight ones finish for up to `graceMs`, then forces. */
-  async shutdown(graceMs = 10_000): Promise<void> {
+  /** Calls (unary and streams) being handled right now. */
+  get inFlight(): number {
+    return this.inFlightCalls;
+  }
+
+  /**
+   * Graceful stop: health turns NOT_SERVING, the server stops accepting (GOAWAY on open
+   * connections, so clients reconnect elsewhere) and waits for in-flight calls and server
+   * streams for up to `graceMs`; what is still running then is cancelled (handlers see their
+   * signal abort). Resolves with what happened, for the shutdown log.
+   */
+  async shutdown(graceMs = 10_000): Promise<{ drainedMs: number; forced: boolean; cancelled: number }> {
+    const started = Date.now();
     this.setServing('NOT_SERVING');
-    await new Promise<void>((resolve) => {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
+        const cancelled = this.inFlightCalls;
         this.server.forceShutdown();
-        resolve();
+        this.options.logger.warn({ cancelled, graceMs }, `${this.options.name}: drain timed out; in-flight calls cancelled`);
+        resolve({ drainedMs: Date.now() - started, forced: true, cancelled });
       }, graceMs);
       timer.unref();
       this.server.tryShutdown(() => {
         clearTimeout(timer);
-        resolve();
+        resolve({ drainedMs: Date.now() - started, forced: false, cancelled: 0 });
       });
     });
   }
@@ -130,21 +144,22 @@ export class GrpcServer {
 
   private async run<T>(path: string, metadata: Metadata, deadline: Date | undefined, signal: AbortSignal, body: (ctx: CallContext) => Promise<T>): Promise<T> {
     const parent = extractTraceContext(metadataToCarrier(metadata));
-    const started = process.hrtime.bigint();
-    let outcome = 'OK';
+    const request = startRequest(this.options.metrics, path);
+    this.inFlightCalls++;
     try {
-      return await inSpan(this.tracer, path, SpanKind.SERVER, parent, async () => {
+      const result = await inSpan(this.tracer, path, SpanKind.SERVER, parent, async () => {
         const principal = await this.authenticate(path, metadata);
         return body({ principal, metadata, deadline, signal, logger: this.options.logger });
       }, { 'rpc.system': 'grpc', 'rpc.method': path });
+      request.finish('OK');
+      return result;
     } catch (error) {
-      outcome = isDomainError(error) ? (error as DomainError).code : 'INTERNAL';
-      if (!isDomainError(error)) this.options.logger.error({ err: error, method: path }, 'unexpected error in gRPC handler');
+      const code = signal.aborted ? 'CANCELLED' : isDomainError(error) ? (error as DomainError).code : 'INTERNAL';
+      if (!isDomainError(error) && !signal.aborted) this.options.logger.error({ err: error, method: path }, 'unexpected error in gRPC handler');
+      request.finish(code, code);
       throw error;
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      this.options.metrics?.requests.inc({ method: path, status: outcome });
-      this.options.metrics?.duration.observe({ method: path }, seconds);
+      this.inFlightCalls--;
     }
   }
 

@@ -47,6 +47,8 @@ export interface ClientCallOptions {
   /** Extra metadata (e.g. an API key for calls made on behalf of an internal team). */
   metadata?: Record<string, string>;
   signal?: AbortSignal;
+  /** Wait (up to the deadline) for an unreachable server instead of failing at once. */
+  waitForReady?: boolean;
 }
 
 export type ServiceClient<D extends AnyServiceDefinition> = {

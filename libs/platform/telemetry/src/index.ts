@@ -1,2 +1,3 @@
 export * from './tracing';
+export * from './metrics';
 export * from './ops-server';

@@ -7,8 +7,6 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 export { SpanKind, SpanStatusCode, context, trace, propagation };
 export type { Span, Tracer, Context };
 
-let provider: BasicTracerProvider | undefined;
-
 export interface TelemetryOptions {
   service: string;
   /** Where spans go. None by default (spans still carry ids for logs and propagation). */
@@ -17,21 +15,45 @@ export interface TelemetryOptions {
   simple?: boolean;
 }
 
+export interface Telemetry {
+  /** The service whose `initTelemetry` call registered the process-wide provider. */
+  readonly service: string;
+  /** Exports what is buffered (a batch processor) without shutting down. */
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Process-wide registration, kept on globalThis rather than in a module variable: each app's
+ * bundle carries its own copy of this library, and the embedded default (and the span-tree test)
+ * loads several bundles into one process. The OpenTelemetry API globals are shared the same way
+ * (one `@opentelemetry/api` package, external to the bundles), so the first caller wins.
+ */
+const REGISTRATION = Symbol.for('gateway.telemetry.registration');
+type GlobalWithTelemetry = typeof globalThis & { [REGISTRATION]?: Telemetry };
+
 /**
  * Registers the global context manager, W3C propagator and tracer provider once per process.
- * In the embedded default every app shares one process, so later calls reuse the first set-up.
+ * In the embedded default every app shares one process, so later calls reuse the first set-up
+ * (its exporter and resource) and return it.
  */
-export function initTelemetry(options: TelemetryOptions): { shutdown(): Promise<void> } {
-  if (!provider) {
-    const processors: SpanProcessor[] = [];
-    if (options.exporter) processors.push(options.simple ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(options.exporter));
-    provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service }), spanProcessors: processors });
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(provider);
-  }
-  const current = provider;
-  return { shutdown: () => current.shutdown() };
+export function initTelemetry(options: TelemetryOptions): Telemetry {
+  const holder = globalThis as GlobalWithTelemetry;
+  const existing = holder[REGISTRATION];
+  if (existing) return existing;
+  const processors: SpanProcessor[] = [];
+  if (options.exporter) processors.push(options.simple ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(options.exporter));
+  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service }), spanProcessors: processors });
+  const contextManager = new AsyncLocalStorageContextManager();
+  if (!context.setGlobalContextManager(contextManager.enable())) contextManager.disable();
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  // false: the host process registered its own provider through the API first; it stays in charge.
+  const owned = trace.setGlobalTracerProvider(provider);
+  const registration: Telemetry = owned
+    ? { service: options.service, forceFlush: () => provider.forceFlush(), shutdown: () => provider.shutdown() }
+    : { service: 'host', forceFlush: async () => undefined, shutdown: async () => undefined };
+  holder[REGISTRATION] = registration;
+  return registration;
 }
 
 export function getTracer(service: string): Tracer {
