@@ -6,7 +6,9 @@ import { acceptBody, inviteBody } from '../routes/members.http';
 import { blockedIpsBody } from '../routes/organization.http';
 import { projectBody } from '../routes/projects.http';
 import { codeBody, loginBody, tokenBody } from '../routes/session.http';
-import { createBody as traceCreateBody, listQuery as traceListQuery } from '../routes/traces.http';
+import { replayBody } from '../routes/replay.http';
+import { statsQuery } from '../routes/stats.http';
+import { createBody as traceCreateBody, listQuery as traceListQuery, projectQuery } from '../routes/traces.http';
 import * as R from './response.schemas';
 
 export type Credential = 'api_key' | 'session' | 'session_or_api_key' | 'none';
@@ -87,8 +89,8 @@ export const API_OPERATIONS: ApiOperation[] = [
 
   // Traces and execution
   { method: 'post', path: '/api/v1/traces', tag: 'Traces', summary: 'Create a trace', credential: 'api_key', body: traceCreateBody, responses: { ...created(R.trace), ...KEYED, ...errors(422) } },
-  { method: 'get', path: '/api/v1/traces', tag: 'Traces', summary: 'List traces, newest first', credential: 'api_key', query: traceListQuery, responses: { ...ok(R.tracePage), ...KEYED } },
-  { method: 'get', path: '/api/v1/traces/:id', tag: 'Traces', summary: 'A trace with steps, summary, security and routing decision', credential: 'api_key', responses: { ...ok(R.traceDetail), ...KEYED, ...errors(404) } },
+  { method: 'get', path: '/api/v1/traces', tag: 'Traces', summary: 'List traces, newest first', description: 'With an API key: its project. With the dashboard session: `project_id` names a project of the organization.', credential: 'session_or_api_key', query: traceListQuery, responses: { ...ok(R.tracePage), ...KEYED } },
+  { method: 'get', path: '/api/v1/traces/:id', tag: 'Traces', summary: 'A trace with steps, summary, security and routing decision', credential: 'session_or_api_key', query: projectQuery, responses: { ...ok(R.traceDetail), ...KEYED, ...errors(404) } },
   { method: 'patch', path: '/api/v1/traces/:id/complete', tag: 'Traces', summary: 'Seal a pending trace and grade it', description: GRADING_RULES, credential: 'api_key', responses: { ...ok(R.traceCompleted), ...KEYED, ...errors(404, 422) } },
   { method: 'post', path: '/api/v1/executions', tag: 'Execution', summary: 'Guardrail → routing → model → output scan → ledger', description: 'Blocked reasons: `Request blocked by risk check`, `No private model configured for sensitive routing`, `No model configured — set routing tiers or fallbacks in project settings`. Personal data routes to the secure tier. Tool loop: answer `tool_calls_pending`, then send `tool_results` with `parent_step_id`.', credential: 'api_key', body: executionBody, responses: { ...ok(R.executionResult, 'Text, tool calls pending, or blocked (all 200)'), ...METERED } },
   { method: 'get', path: '/api/v1/executions/stream', tag: 'Execution', summary: 'Server-sent chat.completion.chunk events, ending with `data: [DONE]`', description: 'A blocked request answers the blocked JSON result before any event. A client disconnect cancels the upstream call; the step is still recorded.', credential: 'api_key', query: streamQuery, responses: { ...ok(z.string().describe('text/event-stream')), ...METERED } },
@@ -100,9 +102,9 @@ export const API_OPERATIONS: ApiOperation[] = [
   { method: 'get', path: '/api/v1/sdk/policy', tag: 'SDK', summary: "The project's guardrail rules, risk threshold and routing tiers (for the private-network agent; not metered)", credential: 'api_key', responses: { ...ok(R.sdkPolicy), ...errors(401, 503) } },
 
   // Learning from the ledger
-  { method: 'get', path: '/api/v1/stats', tag: 'Statistics', summary: 'Statistics of a project (window in rolling hours, or start_date/end_date)', credential: 'session_or_api_key', responses: { ...ok(R.stats), ...errors(400, 401, 404) } },
-  { method: 'post', path: '/api/v1/replay', tag: 'Replay', summary: 'Replay a trace with overrides', description: '202 `{job_id, status: queued}`, or 200 with the cached completed result (incl. overrides) for the same trace and overrides within an hour.', credential: 'api_key', responses: { 202: { description: 'Queued', schema: R.replayJob }, ...ok(R.replayJob, 'Cached result'), ...KEYED, ...errors(422) } },
-  { method: 'get', path: '/api/v1/replay/:job_id', tag: 'Replay', summary: 'Replay job status and result (poll every 1–2 s)', credential: 'api_key', responses: { ...ok(R.replayJob), ...KEYED, ...errors(404) } },
+  { method: 'get', path: '/api/v1/stats', tag: 'Statistics', summary: 'Statistics of a project (window in rolling hours, or start_date/end_date)', credential: 'session_or_api_key', query: statsQuery, responses: { ...ok(R.stats), ...errors(400, 401, 404) } },
+  { method: 'post', path: '/api/v1/replay', tag: 'Replay', summary: 'Replay a trace with overrides', description: '202 `{job_id, status: queued}`, or 200 with the cached completed result (incl. overrides) for the same trace and overrides within an hour. `force_model` and `compare_models` are mutually exclusive.', credential: 'session_or_api_key', body: replayBody, responses: { 202: { description: 'Queued', schema: R.replayJob }, ...ok(R.replayJob, 'Cached result'), ...KEYED, ...errors(422) } },
+  { method: 'get', path: '/api/v1/replay/:job_id', tag: 'Replay', summary: 'Replay job status and result (poll every 1–2 s)', credential: 'session_or_api_key', query: projectQuery, responses: { ...ok(R.replayJob), ...KEYED, ...errors(404) } },
   { method: 'get', path: '/api/v1/projects/:project_id/insights', tag: 'Insights', summary: 'Active insights', credential: 'session', responses: { ...ok(z.array(R.insight)), ...errors(401, 404) } },
   { method: 'post', path: '/api/v1/projects/:project_id/insights/refresh', tag: 'Insights', summary: 'Compute insights now', credential: 'session', responses: { 202: { description: 'Computed', schema: z.object({ computed: z.number().int() }) }, ...errors(401, 404) } },
   { method: 'patch', path: '/api/v1/projects/:project_id/insights/:insight_id/dismiss', tag: 'Insights', summary: 'Dismiss an insight (status `dismissed`)', credential: 'session', responses: { ...ok(R.insight), ...errors(401, 404) } },

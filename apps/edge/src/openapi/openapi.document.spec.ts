@@ -55,6 +55,6 @@ describe('OpenAPI document', () => {
     const complete = document.paths['/api/v1/traces/{id}/complete'].patch as unknown as { description: string };
     expect(complete.description).toContain('How traces are graded');
     const list = document.paths['/api/v1/traces'].get as unknown as { parameters: { name: string }[] };
-    expect(list.parameters.map((parameter) => parameter.name)).toEqual(['page', 'per_page', 'status']);
+    expect(list.parameters.map((parameter) => parameter.name)).toEqual(['project_id', 'page', 'per_page', 'status']);
   });
 });

@@ -2,12 +2,15 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { replay } from '@gateway/proto';
 import type { EdgeClients } from '../clients';
+import { keyOrSession, requestProject } from './api-key-access';
 import { handle } from './async-handler';
+import { requireSession } from '../auth/session.middleware';
 import { parseOr400 } from './validation';
 
 const models = (field: string) => z.array(z.string({ message: `${field} must be an array of model identifiers` }), { message: `${field} must be an array of model identifiers` }).optional();
 
-const replayBody = z.object({
+export const replayBody = z.object({
+  project_id: z.number({ message: 'project_id must be an integer' }).int().positive().optional().describe('with a session: the project (an API key acts on its own)'),
   trace_id: z.string({ message: 'trace_id is required' }).min(1, 'trace_id is required'),
   force_model: z.string({ message: 'force_model must be a model identifier' }).optional(),
   compare_models: models('compare_models'),
@@ -31,11 +34,13 @@ export const replayJobJson = (job: replay.ReplayJob) => ({
  */
 export function replayRoutes(clients: EdgeClients, access: RequestHandler[]): Router {
   const router = Router();
-  router.post('/api/v1/replay', ...access, handle(async (req, res) => {
+  // Servers use their API key; the dashboard its session with the project_id.
+  const either = keyOrSession(access, requireSession(clients));
+  router.post('/api/v1/replay', either, handle(async (req, res) => {
     const body = parseOr400(replayBody, req.body ?? {});
     const job = await clients.replay.requestReplay({
       actor: req.actor,
-      projectId: req.key!.projectId,
+      projectId: await requestProject(req, clients),
       traceId: body.trace_id,
       overrides: { forceModel: body.force_model, compareModels: body.compare_models ?? [], forceModels: body.force_models ?? [], maxCost: body.max_cost },
     });
@@ -43,8 +48,8 @@ export function replayRoutes(clients: EdgeClients, access: RequestHandler[]): Ro
     else res.status(202).json({ job_id: job.jobId, status: job.status });
   }));
 
-  router.get('/api/v1/replay/:job_id', ...access, handle(async (req, res) => {
-    const job = await clients.replay.getReplayJob({ projectId: req.key!.projectId, jobId: String(req.params.job_id) });
+  router.get('/api/v1/replay/:job_id', either, handle(async (req, res) => {
+    const job = await clients.replay.getReplayJob({ projectId: await requestProject(req, clients), jobId: String(req.params.job_id) });
     res.json(replayJobJson(job));
   }));
   return router;

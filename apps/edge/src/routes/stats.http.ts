@@ -1,13 +1,14 @@
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { DomainError } from '@gateway/errors';
 import type { analytics } from '@gateway/proto';
 import { requireSession } from '../auth/session.middleware';
 import type { EdgeClients } from '../clients';
+import { keyOrSession } from './api-key-access';
 import { handle } from './async-handler';
 import { parseOr400 } from './validation';
 
-const statsQuery = z
+export const statsQuery = z
   .object({
     project_id: z.coerce.number({ message: 'project_id must be an integer' }).int('project_id must be an integer').positive('project_id must be an integer').optional(),
     window: z.coerce.number({ message: 'window must be a whole number of hours' }).int('window must be a whole number of hours').min(1, 'window must be at least 1 hour').max(8_784, 'window may be at most 8784 hours').optional(),
@@ -15,22 +16,6 @@ const statsQuery = z
     end_date: z.string({ message: 'end_date must be an ISO date' }).min(1, 'end_date must be an ISO date').optional(),
   })
   .refine((q) => q.window === undefined || (q.start_date === undefined && q.end_date === undefined), { message: 'window and start_date/end_date are mutually exclusive' });
-
-/** Statistics accept an API key (server side) or a session (dashboard): a Bearer header picks the key path. */
-function keyOrSession(clients: EdgeClients, access: RequestHandler[]): RequestHandler {
-  const session = requireSession(clients);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const chain = req.headers.authorization ? access : [session];
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error) return next(error);
-      const handler = chain[index++];
-      if (!handler) return next();
-      handler(req, res, step);
-    };
-    step();
-  };
-}
 
 export const statsJson = (s: analytics.Stats) => ({
   period: { label: s.period?.label ?? '', start: s.period?.start ?? '', end: s.period?.end ?? '' },
@@ -95,7 +80,7 @@ function figuresJson(f: analytics.DriftFigures | undefined) {
  */
 export function statsRoutes(clients: EdgeClients, access: RequestHandler[]): Router {
   const router = Router();
-  router.get('/api/v1/stats', keyOrSession(clients, access), handle(async (req, res) => {
+  router.get('/api/v1/stats', keyOrSession(access, requireSession(clients)), handle(async (req, res) => {
     const query = parseOr400(statsQuery, req.query);
     let projectId: number;
     if (req.key) {

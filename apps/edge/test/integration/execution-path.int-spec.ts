@@ -48,7 +48,11 @@ describe('the governed execution path (production mode)', () => {
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy'],
       databasePrefix: 'gw_it_exec',
-      extraEnv: { 'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password } },
+      extraEnv: {
+        'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
+        // Tests here fire many requests per key within seconds; the loop guard is tested on its own.
+        edge: { LOOP_GUARD_MAX_REQUESTS: '10000' },
+      },
     });
     await stack.startAll();
     fixture = new GatewayFixture(stack.edgeUrl, OWNER);
@@ -240,6 +244,23 @@ describe('the governed execution path (production mode)', () => {
       expect(after.status).toBe(422);
       const listed = await project.api.get('/api/v1/traces?status=completed&per_page=100');
       expect(listed.body.data.map((t: { id: string }) => t.id)).toContain(traceId);
+    });
+
+    it('lets the dashboard read traces with its session and a project_id', async () => {
+      const traceId = await newTrace(project.api);
+      expect((await project.api.post('/api/v1/executions', { trace_id: traceId, input: 'hello from the dashboard test' })).status).toBe(200);
+      const list = await fixture.dashboard.get(`/api/v1/traces?project_id=${project.projectId}&per_page=5`);
+      expect(list.status).toBe(200);
+      expect(list.body.data[0].id).toBe(traceId);
+      const detail = await fixture.dashboard.get(`/api/v1/traces/${traceId}?project_id=${project.projectId}`);
+      expect(detail.body.steps).toEqual([expect.objectContaining({ type: 'run', model: 'fast' })]);
+      expect((await fixture.dashboard.get('/api/v1/traces')).status).toBe(400);
+      expect((await fixture.dashboard.get(`/api/v1/traces?project_id=${project.projectId + 10_000}`)).status).toBe(404);
+      // An API key naming another project is refused like a missing one.
+      expect((await project.api.get(`/api/v1/traces?project_id=${project.projectId + 1}`)).status).toBe(404);
+      expect((await project.api.get(`/api/v1/traces?project_id=${project.projectId}`)).status).toBe(200);
+      // Writes stay API-key only.
+      expect((await fixture.dashboard.post('/api/v1/traces', {})).status).toBe(401);
     });
 
     it('paginates the trace list newest first with sane edges', async () => {
