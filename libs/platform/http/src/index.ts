@@ -1,1 +1,2 @@
 export * from './express-errors';
+export * from './http-drain';
