@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { ProjectPolicyCache } from '@gateway/grpc';
 import { errorHandler, notFoundHandler } from '@gateway/http';
 import type { Logger } from '@gateway/logging';
-import { extractTraceContext, getTracer, inSpan, SpanKind, type ServiceMetrics } from '@gateway/telemetry';
+import { extractTraceContext, getTracer, inSpan, SpanKind, startRequest, type ServiceMetrics } from '@gateway/telemetry';
 import type { ApiKeyAuthenticator } from './auth/api-key.middleware';
 import type { EdgeClients } from './clients';
 import type { EdgeEnv } from './env';
@@ -42,16 +42,20 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
 
   // One SERVER span per request, continuing an incoming traceparent.
   app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
+    const request = startRequest(metrics, req.method);
     const route = `${req.method} ${req.path}`;
     void inSpan(tracer, `${req.method} ${req.path}`, SpanKind.SERVER, extractTraceContext(req.headers as Record<string, string>), () =>
       new Promise<void>((resolve) => {
         res.on('finish', () => {
-          metrics.requests.inc({ method: req.method, status: String(res.statusCode) });
-          metrics.duration.observe({ method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+          // 5xx are ours; 4xx are the caller's and only counted by status.
+          request.finish(String(res.statusCode), res.statusCode >= 500 ? String(res.statusCode) : undefined);
           resolve();
         });
-        res.on('close', () => resolve());
+        res.on('close', () => {
+          // A client that hung up before the end (SSE) is not a server error.
+          request.finish(res.writableFinished ? String(res.statusCode) : 'aborted');
+          resolve();
+        });
         next();
       }),
       { 'http.request.method': req.method, 'url.path': route },

@@ -18,7 +18,9 @@ export function createEdgeClients(env: EdgeEnv): EdgeClients {
   const common = { internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: env.GRPC_DEADLINE_MS };
   const clients = {
     controlPlane: createServiceClient(controlplane.ControlPlaneServiceService, { address: env.CONTROL_PLANE_ADDRESS, ...common }),
-    ledger: createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, ...common }),
+    // Every execution reads and writes the ledger: during its rolling restart calls wait for
+    // the connection (up to their deadline) rather than answering 503 at once.
+    ledger: createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, ...common, waitForReady: true }),
     guardrail: createServiceClient(guardrail.GuardrailServiceService, { address: env.GUARDRAIL_ADDRESS, ...common }),
     router: createServiceClient(router.RouterServiceService, { address: env.ROUTER_ADDRESS, ...common }),
     // A model call is not retried on UNAVAILABLE by the client: provider-proxy owns retries.

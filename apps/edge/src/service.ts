@@ -1,8 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { pause, runShutdown } from '@gateway/config';
 import { ProjectPolicyCache, VerifiedKeyCache } from '@gateway/grpc';
+import { trackHttpServer } from '@gateway/http';
 import { createLogger, type Logger } from '@gateway/logging';
 import { EVENT_STREAM, events, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
@@ -66,7 +69,10 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   );
   const usage = new KeyUsageReporter(clients, logger, env.KEY_USAGE_FLUSH_MS);
   const keys = new ApiKeyAuthenticator(keyCache, new PerimeterReporter(clients, logger, env.PERIMETER_AUDIT_INTERVAL_MS), usage);
-  const steps = new StepRecorder(clients, logger);
+  const spend = new Counter({ name: 'gateway_spend_usd_total', help: 'Model spend recorded (settled), USD, by project and model', labelNames: ['project_id', 'model'] as const, registers: [metrics.registry] });
+  const steps = new StepRecorder(clients, logger, undefined, (projectId, step) => {
+    if (step.cost > 0) spend.inc({ project_id: String(projectId), model: step.model }, step.cost);
+  });
   const pipeline = new ExecutionPipeline({ clients, policies, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
 
   const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus)];
@@ -83,6 +89,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
     const listening = app.listen(env.EDGE_PORT, env.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   server.keepAliveTimeout = 65_000;
+  const http = trackHttpServer(server);
   const ops = await startOpsServer({
     host: env.OPS_HOST,
     port: env.EDGE_OPS_PORT,
@@ -92,20 +99,28 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   });
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, opsPort: ops.port, protection: env.PROTECTION_STORE }, 'edge listening');
+  let stopping: Promise<unknown> | undefined;
   return {
     port,
     opsPort: ops.port,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await ops.close();
-      for (const subscription of subscriptions) await subscription.stop();
-      await usage.stop();
-      await protection.close();
-      if (!overrides.bus) await bus.close();
-      clients.close();
+      stopping ??= runShutdown(
+        'edge',
+        [
+          // Load balancers see /readyz 503 first and stop sending new connections.
+          { name: 'not_ready', run: async () => { ops.setDraining(); await pause(env.SHUTDOWN_DRAIN_DELAY_MS); } },
+          // In-flight requests and SSE streams finish (Connection: close), then the listener closes.
+          { name: 'http_drain', run: () => http.drain(env.SHUTDOWN_GRACE_MS) },
+          { name: 'subscriptions', run: async () => { for (const subscription of subscriptions) await subscription.stop(); } },
+          { name: 'key_usage', run: () => usage.stop() },
+          { name: 'protection', run: () => protection.close() },
+          { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
+          { name: 'clients', run: () => clients.close() },
+          { name: 'ops', run: () => ops.close() },
+        ],
+        logger,
+      );
+      await stopping;
     },
   };
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabase } from '@gateway/db';
 import { freePorts } from './free-port';
+import { isolateConsumers } from './isolated-consumers';
 
 export const GRPC_APPS = ['control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics', 'insights', 'replay-worker'] as const;
 export type GrpcAppName = (typeof GRPC_APPS)[number];
@@ -128,6 +129,8 @@ export class ProductionStack {
       if (running.name === 'control-plane') env.GATEWAY_ENCRYPTION_KEYS = this.encryptionKeys;
       running.env = { ...env, ...(this.settings.extraEnv?.[running.name] ?? {}) };
     }
+    // Test stacks get consumers of their own that start at new events (the local stack keeps the defaults).
+    if (!this.settings.fixedPorts) await isolateConsumers(this.settings.natsUrl ?? 'nats://127.0.0.1:4222', randomBytes(4).toString('hex'), this.apps.values());
   }
 
   async start(name: AppName, extraEnv: Record<string, string> = {}): Promise<RunningApp> {

@@ -25,6 +25,8 @@ export class StepRecorder {
     private readonly clients: Pick<EdgeClients, 'ledger'>,
     private readonly logger: Logger,
     private readonly attempts = 4,
+    /** Called once per recorded step (spend metrics: the USD the ledger bills). */
+    private readonly onRecorded?: (projectId: number, step: ledger.RecordStepRequest) => void,
   ) {}
 
   async record(caller: Caller, traceId: string, fields: StepFields): Promise<ledger.Step> {
@@ -62,7 +64,9 @@ export class StepRecorder {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.clients.ledger.recordStep(request);
+        const step = await this.clients.ledger.recordStep(request);
+        this.onRecorded?.(caller.projectId, request);
+        return step;
       } catch (error) {
         const transient = error instanceof DomainError ? error.code === 'UNAVAILABLE' || error.code === 'INTERNAL' : true;
         if (!transient || attempt >= this.attempts) {

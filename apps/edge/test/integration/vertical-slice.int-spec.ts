@@ -18,7 +18,6 @@ describe('vertical slice (production mode)', () => {
     databasePrefix: 'gw_it_slice',
     extraEnv: {
       'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
-      analytics: { ANALYTICS_DURABLE: 'analytics-it-slice' },
     },
   });
   let dashboard: TestHttpClient;

@@ -209,5 +209,9 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
 
     const edgeText = await scrape('edge');
     expect(samples(edgeText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: 'POST', status: '200', service: 'edge' } }));
+    // Spend: the USD the execution's step recorded, per project and model.
+    const spend = samples(edgeText, 'gateway_spend_usd_total');
+    expect(spend.map((s) => s.labels)).toEqual([{ project_id: String(projectId), model: 'fast', service: 'edge' }]);
+    expect(spend[0].value).toBeGreaterThan(0);
   });
 });

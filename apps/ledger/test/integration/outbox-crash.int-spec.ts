@@ -17,7 +17,6 @@ describe('ledger outbox survives a crash between commit and publish', () => {
     extraEnv: {
       'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
       ledger: { LEDGER_OUTBOX_PAUSED: 'true' },
-      analytics: { ANALYTICS_DURABLE: 'analytics-it-outbox' },
     },
   });
 
@@ -53,6 +52,8 @@ describe('ledger outbox survives a crash between commit and publish', () => {
 
       // Exactly once: one processed row per event, and publishing the same event ids again changes nothing.
       const eventIds = pending.map((row) => row.event_id);
+      // Every pending event arrives (not only this trace's): wait for all of them, then exactly one row each.
+      await eventually(async () => (await analyticsDb.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = ANY($1)', [eventIds])).rows[0].n >= eventIds.length);
       const processed = await analyticsDb.query('SELECT count(*)::int AS n FROM processed_events WHERE event_id = ANY($1)', [eventIds]);
       expect(processed.rows[0].n).toBe(eventIds.length);
       await ledgerDb.query('UPDATE outbox_events SET published_at = NULL WHERE event_id = ANY($1::uuid[])', [eventIds]);
