@@ -18,6 +18,7 @@ import { RetentionPurgeUseCase } from './retention/retention-purge.usecase';
 import { startRetentionSchedule } from './retention/retention.schedule';
 import { RecordShadowResultUseCase } from './shadow/record-shadow-result.usecase';
 import { GetStepUseCase } from './steps/get-step.usecase';
+import { StepRepository } from './steps/step.repository';
 import { RecordStepUseCase } from './steps/record-step.usecase';
 import { CompleteTraceUseCase } from './traces/complete-trace.usecase';
 import { TraceRepository } from './traces/trace.repository';
@@ -60,7 +61,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const useCases = {
     traces,
     completeTrace: new CompleteTraceUseCase(db, traces, repository, gradingPolicies, nudge),
-    recordStep: new RecordStepUseCase(db, repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
+    recordStep: new RecordStepUseCase(db, new StepRepository(db, tables), repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
     getStep: new GetStepUseCase(db),
     recordShadowResult: new RecordShadowResultUseCase(db, traces, repository),
     deleteProjectData,

@@ -9,6 +9,7 @@ import type { Prisma, Step as StepRow } from '../generated/prisma/client';
 import type { GradingPolicy, GradingPolicySource } from '../grading';
 import { DAY_MS } from '../ledger-tables';
 import type { TraceRepository } from '../traces/trace.repository';
+import type { StepRepository } from './step.repository';
 import { snapshotOf } from '../traces/trace-view';
 import { DEFAULT_RETENTION_DAYS, retentionDaysOf, validateRecordStep, type RecordStepInput } from './record-step.validation';
 import { toolFidelityScore } from './tool-fidelity.calculator';
@@ -41,6 +42,7 @@ export function traceNotOwned(): DomainError {
 export class RecordStepUseCase {
   constructor(
     private readonly db: LedgerDb,
+    private readonly steps: StepRepository,
     private readonly repository: TraceRepository,
     private readonly policies: GradingPolicySource,
     private readonly onCommit: () => void,
@@ -57,17 +59,71 @@ export class RecordStepUseCase {
   async execute(projectId: number, input: RecordStepInput): Promise<StepRow> {
     validateRecordStep(input);
     if (!UUID.test(input.traceId)) throw traceNotOwned();
+    const row = await this.newRow(projectId, input);
+    const outcome = await this.steps.writeOpen(row, routingOf(input), stepRecordedEvent(projectId, row));
+    if (outcome.inserted) {
+      this.onCommit();
+      return row;
+    }
+    if (outcome.traceStatus === null) throw traceNotOwned();
+    if (!outcome.parentFound) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
+    if (outcome.sealed && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
+    if (!outcome.sealed && input.idempotencyKey) {
+      // The trace is open and the parent fine: the key was used before (a retry or a racing one).
+      const existing = await this.findByKey(input.traceId, input.idempotencyKey);
+      if (existing) return existing;
+    }
+    // A late log step on a sealed trace (its re-grade needs the policy), or a trace sealed between
+    // the statement's snapshot and its row lock: the transactional path decides.
     try {
       return await this.write(projectId, input, undefined);
     } catch (error) {
       if (error instanceof RegradeNeeded) return this.write(projectId, input, await this.policyForRegrade(projectId));
       if (input.idempotencyKey && (error as { code?: string }).code === 'P2002') {
-        // A retry (or two racing retries) with one key: answer the step that was written.
         const existing = await this.findByKey(input.traceId, input.idempotencyKey);
         if (existing) return existing;
       }
       throw error;
     }
+  }
+
+  /** The step as it will be stored, with its id allocated up front so its event can name it. */
+  private async newRow(projectId: number, input: RecordStepInput): Promise<StepRow> {
+    const toolCalls = input.toolCalls ?? [];
+    const createdAt = new Date();
+    return {
+      id: await this.steps.allocateId(),
+      traceId: input.traceId,
+      projectId: BigInt(projectId),
+      type: input.type,
+      parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
+      input: input.input ?? '',
+      output: input.output === undefined ? null : (input.output as StepRow['output']),
+      model: input.model ?? '',
+      tier: input.tier ?? '',
+      infrastructure: input.infrastructure ?? '',
+      cost: input.cost ?? 0,
+      latencyMs: input.latencyMs ?? 0,
+      promptTokens: input.promptTokens ?? 0,
+      completionTokens: input.completionTokens ?? 0,
+      cachedTokens: input.cachedTokens ?? 0,
+      blockedReason: input.blockedReason ?? '',
+      toolCalls: toolCalls as unknown as StepRow['toolCalls'],
+      toolName: input.toolName ?? '',
+      toolLatencyMs: input.toolLatencyMs ?? null,
+      piiDetected: input.piiDetected ?? false,
+      injectionAttempt: input.injectionAttempt ?? false,
+      secretLeaked: input.secretLeaked ?? false,
+      riskScore: input.riskScore ?? 0,
+      toolFidelityScore: input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null),
+      error: input.error ?? '',
+      idempotencyKey: input.idempotencyKey || null,
+      startedAt: input.startedAt ? new Date(input.startedAt) : null,
+      conversationJson: input.conversationJson || null,
+      offeredTools: input.offeredTools === undefined ? null : (input.offeredTools as StepRow['offeredTools']),
+      retentionUntil: new Date(createdAt.getTime() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS),
+      createdAt,
+    };
   }
 
   /** `regradePolicy` undefined: first pass (a completed trace aborts with RegradeNeeded). */
@@ -76,7 +132,7 @@ export class RecordStepUseCase {
     const toolCalls = input.toolCalls ?? [];
     const fidelity = input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null);
     const retentionUntil = new Date(Date.now() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
-    const routing = input.type === 'run' && input.tier ? { tier: input.tier, model: input.model ?? '' } : null;
+    const routing = routingOf(input);
     const step = await this.db.$transaction(async (tx) => {
       const touched = await this.repository.touchForStep(tx, projectId, traceId, retentionUntil, routing);
       if (!touched) throw traceNotOwned();
@@ -173,6 +229,11 @@ function stepRecordedEvent(projectId: number, row: StepRow) {
     createdAt: row.createdAt.toISOString(),
     error: row.error,
   });
+}
+
+/** A routed run step becomes the trace's routing decision. */
+function routingOf(input: RecordStepInput): { tier: string; model: string } | null {
+  return input.type === 'run' && input.tier ? { tier: input.tier, model: input.model ?? '' } : null;
 }
 
 /** First pass found a completed trace: a late log step re-grades it with the project's policy. */
