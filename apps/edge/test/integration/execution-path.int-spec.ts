@@ -369,6 +369,25 @@ describe('the governed execution path (production mode)', () => {
     expect(await graded(['pricey', 'pricey'])).toBe('F');
   });
 
+  it('cancels the upstream call when the client disconnects mid-stream, and still records the step', async () => {
+    const project = await fixture.project({ models: [openai('fast')], settings: { routing_tiers: { simple: 'fast', complex: 'fast' } } });
+    const traceId = await newTrace(project.api);
+    await mock.clearRequests();
+    await mock.addBehavior({ fail: 'stalled-stream', times: 1 });
+    const controller = new AbortController();
+    const response = await fetch(`${stack.edgeUrl}/api/v1/executions/stream?trace_id=${traceId}&input=${encodeURIComponent('Keep talking')}`, { headers: { authorization: `Bearer ${project.rawKey}` }, signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read(); // first delta; the upstream now stalls
+    controller.abort();
+    await mock.clearBehaviors();
+    const upstream = await eventually(async () => (await mock.requests()).find((request) => request.stream && request.abortedByClient));
+    expect(upstream.model).toBeDefined();
+    const step = await eventually(async () => (await project.api.get(`/api/v1/traces/${traceId}`)).body.steps[0]);
+    expect(step).toMatchObject({ type: 'run', model: 'fast', error: 'client disconnected before the stream ended' });
+    expect(step.output.length).toBeGreaterThan(0);
+    expect(step.cost).toBeGreaterThan(0);
+  });
+
   it('records a step with an error when provider-proxy dies mid-stream', async () => {
     const project = await fixture.project({ models: [openai('fast')], settings: { routing_tiers: { simple: 'fast', complex: 'fast' } } });
     const traceId = await newTrace(project.api);
