@@ -12,7 +12,13 @@ export interface AnalyticsTables {
   chainDepthRollups: string;
   loopInterventions: string;
   modelBaselines: string;
+  processedEvents: string;
+  deletedProjects: string;
 }
+
+/** The tables holding a project's data (all keyed by project_id): what a project deletion empties. */
+export const PROJECT_DATA_TABLES = ['traceFacts', 'stepFacts', 'stepRollups', 'latencyRollups', 'traceRollups', 'chainDepthRollups', 'loopInterventions', 'modelBaselines'] as const;
+export type ProjectDataTable = (typeof PROJECT_DATA_TABLES)[number];
 
 export function analyticsTables(schema: string): AnalyticsTables {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
@@ -26,6 +32,8 @@ export function analyticsTables(schema: string): AnalyticsTables {
     chainDepthRollups: table('chain_depth_rollups'),
     loopInterventions: table('loop_interventions'),
     modelBaselines: table('model_baselines'),
+    processedEvents: table('processed_events'),
+    deletedProjects: table('deleted_projects'),
   };
 }
 

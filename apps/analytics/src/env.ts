@@ -6,6 +6,8 @@ export const analyticsEnvSchema = z.object({
   ANALYTICS_HOST: z.string().default('127.0.0.1'),
   ANALYTICS_PORT: env.port(50056),
   ANALYTICS_OPS_PORT: env.port(9106),
+  /** Confirms a project deletion before analytics deletes the project's data. */
+  CONTROL_PLANE_ADDRESS: z.string().default('127.0.0.1:50051'),
   DATABASE_URL: secret(z.string().url(), 'DATABASE_URL'),
   DATABASE_SCHEMA: z.string().default('public'),
   DATABASE_POOL_MAX: env.int(10, 1),

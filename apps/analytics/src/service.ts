@@ -1,15 +1,16 @@
 import { join } from 'node:path';
-import { JetStreamEventBus, type EventBus } from '@gateway/bus';
+import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { runMigrations } from '@gateway/db';
-import { GrpcServer, type Principal } from '@gateway/grpc';
+import { createProjectDeletionCheck, GrpcServer, projectDeletedHandler, type Principal } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { analytics, EVENT_STREAM } from '@gateway/proto';
+import { analytics, EVENT_STREAM, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { analyticsHandlers } from './analytics.grpc';
 import { createAnalyticsDb } from './database';
 import type { AnalyticsEnv } from './env';
 import { IngestEventUseCase } from './ingest/ingest-event.usecase';
 import { ledgerEventsHandler } from './ingest/ledger-events.handler';
+import { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
 import { GetStatsUseCase } from './stats/get-stats.usecase';
 import { StatsRepository } from './stats/stats.repository';
 
@@ -38,7 +39,19 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
     stallMonitorThreshold: env.ANALYTICS_STALL_MONITOR_THRESHOLD,
     orphanDeliveries: env.ANALYTICS_ORPHAN_DELIVERIES,
   });
-  const subscription = await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 500 }, ledgerEventsHandler(ingest));
+  const subscriptions: Subscription[] = [
+    await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 500 }, ledgerEventsHandler(ingest)),
+  ];
+  // Project deletions on their own durable: a large delete or a control-plane outage (retried
+  // every 5 s) does not hold up the statistics.
+  const controlPlane = createProjectDeletionCheck(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN);
+  const deleteData = new DeleteProjectDataUseCase(db, { schema: env.DATABASE_SCHEMA });
+  subscriptions.push(
+    await bus.subscribe(
+      { durable: `${env.ANALYTICS_DURABLE}-project-deleted`, subject: Subjects.projectChanged, maxDeliver: 20, ackWaitMs: 120_000, retryDelayMs: 5_000 },
+      projectDeletedHandler('analytics', { deleteData, check: controlPlane.check, logger }),
+    ),
+  );
 
   const metrics = createServiceMetrics('analytics', !overrides.bus);
   const getStats = new GetStatsUseCase(new StatsRepository(db, env.DATABASE_SCHEMA), {
@@ -57,7 +70,8 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
     stop: async () => {
       await server.shutdown();
       await ops.close();
-      await subscription.stop();
+      for (const subscription of subscriptions) await subscription.stop();
+      controlPlane.close();
       if (!overrides.bus) await bus.close();
       await db.$disconnect();
     },

@@ -1,14 +1,24 @@
 import { join } from 'node:path';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { runMigrations } from '@gateway/db';
-import { controlPlaneKeyVerifier, createProjectPolicyCache, createServiceClient, startGrpcApp, type Principal, type RunningGrpcApp } from '@gateway/grpc';
+import {
+  controlPlaneKeyVerifier,
+  createProjectPolicyCache,
+  createServiceClient,
+  ProjectDeletionCheck,
+  projectDeletedHandler,
+  startGrpcApp,
+  type Principal,
+  type RunningGrpcApp,
+} from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, insights, ledger } from '@gateway/proto';
+import { EVENT_STREAM, insights, ledger, Subjects } from '@gateway/proto';
 import { createInsightsDb } from './database';
 import type { AppEnv } from './env';
 import { insightsEventsHandler } from './ingest/insights-events.handler';
 import { InsightsIngestUseCase } from './ingest/insights-ingest.usecase';
 import { insightsHandlers } from './insights.grpc';
+import { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
 import { startInsightsSchedule } from './refresh/insights.schedule';
 import { InsightsUseCase } from './refresh/insights.usecase';
 
@@ -29,8 +39,20 @@ export async function startInsights(env: AppEnv, overrides: ServiceOverrides = {
   const ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: 10_000 });
   const subscriptions: Subscription[] = [await controlPlane.cache.listen(bus)];
 
-  const ingest = new InsightsIngestUseCase(db, ledgerClient, { minSimilarity: env.INSIGHTS_MIN_SIMILARITY });
+  const ingest = new InsightsIngestUseCase(db, ledgerClient, { schema: env.DATABASE_SCHEMA, minSimilarity: env.INSIGHTS_MIN_SIMILARITY });
   subscriptions.push(await bus.subscribe({ durable: env.INSIGHTS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 1_000 }, insightsEventsHandler(ingest)));
+  // Project deletions on their own durable: a large delete or a control-plane outage (retried
+  // every 5 s) does not hold up the other events.
+  subscriptions.push(
+    await bus.subscribe(
+      { durable: `${env.INSIGHTS_DURABLE}-project-deleted`, subject: Subjects.projectChanged, maxDeliver: 20, ackWaitMs: 120_000, retryDelayMs: 5_000 },
+      projectDeletedHandler('insights', {
+        deleteData: new DeleteProjectDataUseCase(db, { schema: env.DATABASE_SCHEMA }),
+        check: new ProjectDeletionCheck(controlPlane.cache),
+        logger,
+      }),
+    ),
+  );
   const useCase = new InsightsUseCase(db, controlPlane.cache, {
     schema: env.DATABASE_SCHEMA,
     windowHours: env.INSIGHTS_WINDOW_HOURS,

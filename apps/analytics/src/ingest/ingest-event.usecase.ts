@@ -1,7 +1,9 @@
+import { eventTime } from '@gateway/grpc';
 import type { events } from '@gateway/proto';
 import { analyticsTables, hourOf, type AnalyticsTables } from '../analytics-tables';
 import type { AnalyticsDb } from '../database';
 import type { Prisma } from '../generated/prisma/client';
+import { recordEventUnlessDeleted } from '../projects/deleted-projects';
 import { stepContribution, type StepContribution } from './step-contribution';
 
 type Tx = Prisma.TransactionClient;
@@ -57,17 +59,22 @@ export class IngestEventUseCase {
     this.t = analyticsTables(settings.schema);
   }
 
-  private async once(eventId: string, subject: string, apply: (tx: Tx) => Promise<void>): Promise<boolean> {
+  /**
+   * Applies an event once, in one transaction with the record of its id; not at all when the
+   * project was deleted after the event happened (a late or redelivered event of a deleted
+   * project brings none of its data back).
+   */
+  private async once(eventId: string, subject: string, about: { projectId: number; meta?: { occurredAt: string } }, apply: (tx: Tx) => Promise<void>): Promise<boolean> {
     return this.db.$transaction(async (tx) => {
-      const { count } = await tx.processedEvent.createMany({ data: [{ eventId, subject }], skipDuplicates: true });
-      if (count === 0) return false;
+      const fresh = await recordEventUnlessDeleted(tx, this.t, { eventId, subject, projectId: about.projectId, occurredAt: eventTime(about.meta) });
+      if (!fresh) return false;
       await apply(tx);
       return true;
     });
   }
 
   traceCreated(eventId: string, event: events.TraceCreated): Promise<boolean> {
-    return this.once(eventId, 'trace.created', async (tx) => {
+    return this.once(eventId, 'trace.created', event, async (tx) => {
       const replay = event.status === 'replay';
       const revenue = finite(event.revenue ?? 0);
       const existing = await this.lockTrace(tx, event.traceId);
@@ -94,7 +101,7 @@ export class IngestEventUseCase {
   }
 
   stepRecorded(eventId: string, event: events.StepRecorded, deliveryCount = 1): Promise<boolean> {
-    return this.once(eventId, 'step.recorded', async (tx) => {
+    return this.once(eventId, 'step.recorded', event, async (tx) => {
       const stepAt = dateOr(event.createdAt, new Date());
       const trace = await this.traceFor(tx, event.traceId, event.projectId, stepAt, deliveryCount);
       const contribution = stepContribution(event);
@@ -138,7 +145,7 @@ export class IngestEventUseCase {
   }
 
   traceCompleted(eventId: string, event: events.TraceCompleted, deliveryCount = 1): Promise<boolean> {
-    return this.once(eventId, 'trace.completed', async (tx) => {
+    return this.once(eventId, 'trace.completed', event, async (tx) => {
       const completedAt = dateOr(event.completedAt, new Date());
       const trace = await this.traceFor(tx, event.traceId, event.projectId, dateOr(event.createdAt, completedAt), deliveryCount, Boolean(event.sourceTraceId));
       await tx.$executeRawUnsafe(
@@ -179,7 +186,7 @@ export class IngestEventUseCase {
 
   /** key.changed to loop_detected: one automatic halt, identified by the key's halt counter. */
   keyChanged(eventId: string, event: events.KeyChanged): Promise<boolean> {
-    return this.once(eventId, 'key.changed', async (tx) => {
+    return this.once(eventId, 'key.changed', event, async (tx) => {
       if (event.status !== 'loop_detected' || event.loopInterventionCount < 1 || !event.projectId) return;
       await tx.$executeRawUnsafe(
         `INSERT INTO ${this.t.loopInterventions} (key_id, intervention, project_id, occurred_at) VALUES ($1, $2, $3::bigint, $4::timestamptz) ON CONFLICT DO NOTHING`,

@@ -3,7 +3,7 @@ import { typedHandler } from '@gateway/bus';
 import { events, Subjects } from '@gateway/proto';
 import type { IngestEventUseCase } from './ingest-event.usecase';
 
-/** Routes each event analytics counts to the use case; other subjects are acknowledged and ignored. */
+/** Routes each event analytics counts to the use case; other subjects are acknowledged and ignored (project.changed has its own consumer). */
 export function ledgerEventsHandler(ingest: IngestEventUseCase): (message: BusMessage) => Promise<void> {
   const traceCreated = typedHandler('analytics', events.TraceCreated, async (event, m) => void (await ingest.traceCreated(m.eventId, event)));
   const stepRecorded = typedHandler('analytics', events.StepRecorded, async (event, m) => void (await ingest.stepRecorded(m.eventId, event, m.deliveryCount)));

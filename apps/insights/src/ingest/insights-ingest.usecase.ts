@@ -1,7 +1,10 @@
 import { isDomainError } from '@gateway/errors';
-import type { ServiceClient } from '@gateway/grpc';
+import { eventTime, type ServiceClient } from '@gateway/grpc';
 import type { events, ledger } from '@gateway/proto';
 import type { InsightsDb } from '../database';
+import type { Prisma } from '../generated/prisma/client';
+import { insightsTables, type InsightsTables } from '../insights-tables';
+import { recordEventUnlessDeleted } from '../projects/deleted-projects';
 import { answerSimilarity, gradeNotWorse } from '../patterns/answer-similarity';
 import { classifyIntent } from '../patterns/intent.classifier';
 
@@ -48,30 +51,47 @@ export function judgeReplay(source: ledger.TraceDetail, replay: ledger.TraceDeta
   return { similarity, equivalent };
 }
 
+interface TraceIntent {
+  intent: string;
+  replay: boolean;
+}
+
 /**
  * Feeds insights from events. A model call (step.recorded) becomes an observation of its trace's
  * task pattern; the intent is decided once per trace from the ledger's trace (caller label or
  * the first model call's input), and replay traces are left out. A completed replay
  * (trace.completed naming a source trace) becomes a comparison with its source. Each event id is
- * applied once (processed_events in the same transaction).
+ * applied once (processed_events in the same transaction), and not at all when its project was
+ * deleted after the event happened (a late event of a deleted project brings no data back).
  */
 export class InsightsIngestUseCase {
+  private readonly t: InsightsTables;
+
   constructor(
     private readonly db: InsightsDb,
     private readonly ledger: LedgerReader,
-    private readonly settings: { minSimilarity: number },
-  ) {}
+    private readonly settings: { schema: string; minSimilarity: number },
+  ) {
+    this.t = insightsTables(settings.schema);
+  }
 
   private async seen(eventId: string): Promise<boolean> {
     return (await this.db.processedEvent.count({ where: { eventId } })) > 0;
   }
 
+  private async once(eventId: string, subject: string, about: { projectId: number; meta?: { occurredAt: string } }, apply: (tx: Prisma.TransactionClient) => Promise<void>): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      if (!(await recordEventUnlessDeleted(tx, this.t, { eventId, subject, projectId: about.projectId, occurredAt: eventTime(about.meta) }))) return;
+      await apply(tx);
+    });
+  }
+
   async stepRecorded(eventId: string, event: events.StepRecorded): Promise<void> {
     if (!isModelCall(event) || (await this.seen(eventId))) return;
-    const trace = await this.traceIntent(event.projectId, event.traceId);
-    await this.db.$transaction(async (tx) => {
-      const { count } = await tx.processedEvent.createMany({ data: [{ eventId, subject: 'step.recorded' }], skipDuplicates: true });
-      if (count === 0 || !trace || trace.replay) return;
+    const decided = await this.intentOf(event.projectId, event.traceId);
+    await this.once(eventId, 'step.recorded', event, async (tx) => {
+      const trace = decided && (await this.keepIntent(tx, event.projectId, event.traceId, decided));
+      if (!trace || trace.replay) return;
       await tx.stepObservation.createMany({
         data: [{
           stepId: BigInt(event.stepId),
@@ -92,11 +112,12 @@ export class InsightsIngestUseCase {
   async traceCompleted(eventId: string, event: events.TraceCompleted): Promise<void> {
     if (!event.sourceTraceId || (await this.seen(eventId))) return;
     const [replay, source] = await Promise.all([this.read(event.projectId, event.traceId), this.read(event.projectId, event.sourceTraceId)]);
-    const sourceIntent = source ? await this.traceIntent(event.projectId, event.sourceTraceId, source) : undefined;
-    await this.db.$transaction(async (tx) => {
-      const { count } = await tx.processedEvent.createMany({ data: [{ eventId, subject: 'trace.completed' }], skipDuplicates: true });
+    const decided = source ? await this.intentOf(event.projectId, event.sourceTraceId, source) : undefined;
+    await this.once(eventId, 'trace.completed', event, async (tx) => {
       // A replay of a replay, or traces gone since: nothing to learn.
-      if (count === 0 || !replay || !source || !sourceIntent || sourceIntent.replay) return;
+      if (!replay || !source || !decided) return;
+      const sourceIntent = await this.keepIntent(tx, event.projectId, event.sourceTraceId, decided);
+      if (sourceIntent.replay) return;
       const { similarity, equivalent } = judgeReplay(source, replay, this.settings.minSimilarity);
       const forced = (replay.trace?.metadata as Record<string, unknown> | undefined)?.replay_model;
       await tx.replayComparison.createMany({
@@ -129,8 +150,8 @@ export class InsightsIngestUseCase {
     }
   }
 
-  /** The trace's intent, decided on first sight and kept; undefined when the trace is gone. */
-  private async traceIntent(projectId: number, traceId: string, known?: ledger.TraceDetail): Promise<{ intent: string; replay: boolean } | undefined> {
+  /** The trace's intent: the stored one, or decided from the ledger's trace (not stored yet); undefined when the trace is gone. */
+  private async intentOf(projectId: number, traceId: string, known?: ledger.TraceDetail): Promise<TraceIntent | undefined> {
     const stored = await this.db.traceIntent.findUnique({ where: { traceId } });
     if (stored) return { intent: stored.intent, replay: stored.replay };
     const detail = known ?? (await this.read(projectId, traceId));
@@ -138,9 +159,13 @@ export class InsightsIngestUseCase {
     const metadata = (detail.trace.metadata ?? {}) as Record<string, unknown>;
     const replay = detail.trace.status === 'replay' || typeof metadata.replay_of === 'string';
     const first = detail.steps.filter(isModelCall).sort((a, b) => a.id - b.id)[0];
-    const intent = classifyIntent(first?.input ?? '', metadata);
-    await this.db.traceIntent.createMany({ data: [{ traceId, projectId: BigInt(projectId), intent, replay }], skipDuplicates: true });
-    const winner = await this.db.traceIntent.findUnique({ where: { traceId } });
-    return winner ? { intent: winner.intent, replay: winner.replay } : { intent, replay };
+    return { intent: classifyIntent(first?.input ?? '', metadata), replay };
+  }
+
+  /** Keeps the intent decided first for the trace (concurrent deciders: the first insert wins). */
+  private async keepIntent(tx: Prisma.TransactionClient, projectId: number, traceId: string, decided: TraceIntent): Promise<TraceIntent> {
+    await tx.traceIntent.createMany({ data: [{ traceId, projectId: BigInt(projectId), intent: decided.intent, replay: decided.replay }], skipDuplicates: true });
+    const winner = await tx.traceIntent.findUnique({ where: { traceId } });
+    return winner ? { intent: winner.intent, replay: winner.replay } : decided;
   }
 }

@@ -4,6 +4,7 @@ import type { insights } from '@gateway/proto';
 import type { InsightsDb } from '../database';
 import type { Insight as InsightRow, Prisma } from '../generated/prisma/client';
 import { insightsTables, type InsightsTables } from '../insights-tables';
+import { lockProjectRefresh } from '../projects/deleted-projects';
 import { changedMaterially, insightCandidates, type InsightThresholds, type PatternFigures } from './insight-candidates';
 
 const HOUR_MS = 3_600_000;
@@ -80,7 +81,7 @@ export class InsightsUseCase {
     const since = new Date(now.getTime() - this.settings.windowHours * HOUR_MS);
     return this.db.$transaction(
       async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('insights'), $1::int)`, projectId);
+        await lockProjectRefresh(tx, projectId);
         const figures = await this.figures(tx, projectId, since, now);
         const candidates = insightCandidates(figures, context, this.settings);
         const latest = await tx.insight.findMany({ where: { projectId: BigInt(projectId), patternKey: { in: candidates.map((c) => c.patternKey) } }, orderBy: { id: 'desc' } });

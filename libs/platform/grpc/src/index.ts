@@ -5,3 +5,4 @@ export * from './health-client';
 export * from './api-key-verifier';
 export * from './grpc-app';
 export * from './control-plane-caches';
+export * from './project-deletion';
