@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import { loadEnv } from '@gateway/config';
 import { createLogger } from '@gateway/logging';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, TestHttpClient, type ModelFixture, type ProjectFixture } from '@gateway/testing';
@@ -11,13 +10,8 @@ import { startAgent, type RunningAgent } from '../../src/service';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@agent.test', password: 'agent-password-123' };
-const RUN = randomUUID().slice(0, 8);
 const RISK = 'Request blocked by risk check';
 const NO_PRIVATE = 'No private model configured for sensitive routing';
-const DURABLES = [
-  { app: 'control-plane', variable: 'CONTROL_PLANE_SPEND_DURABLE', name: `agent-it-spend-${RUN}`, durable: `agent-it-spend-${RUN}`, subject: 'gateway.v1.step.recorded' },
-  { app: 'ledger', variable: 'LEDGER_DURABLE', name: `agent-it-ledger-${RUN}`, durable: `agent-it-ledger-${RUN}-project-deleted`, subject: 'gateway.v1.project.changed' },
-] as const;
 
 /** Everything that crossed from the agent to the hosted gateway: the network boundary under test. */
 interface Crossing {
@@ -87,7 +81,6 @@ class NetworkBoundary {
 describe('private-network agent (gateway in production mode)', () => {
   const mock = new MockProviderProcess(root);
   let stack: ProductionStack;
-  let nats: NatsConnection;
   let fixture: GatewayFixture;
   let boundary: NetworkBoundary;
   let agent: RunningAgent;
@@ -105,16 +98,12 @@ describe('private-network agent (gateway in production mode)', () => {
 
   beforeAll(async () => {
     await mock.start();
-    nats = await connect({ servers: 'nats://127.0.0.1:4222' });
-    const jsm = await nats.jetstreamManager();
-    for (const consumer of DURABLES) await jsm.consumers.add('GATEWAY', { durable_name: consumer.durable, filter_subject: consumer.subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
     stack = new ProductionStack({
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy'],
       databasePrefix: 'gw_it_agent',
       extraEnv: {
-        'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password, CONTROL_PLANE_SPEND_DURABLE: DURABLES[0].name },
-        ledger: { LEDGER_DURABLE: DURABLES[1].name },
+        'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
       },
     });
     await stack.startAll();
@@ -143,11 +132,6 @@ describe('private-network agent (gateway in production mode)', () => {
     await boundary?.stop();
     await stack?.stopAll();
     await mock.stop();
-    if (nats) {
-      const jsm = await nats.jetstreamManager();
-      for (const consumer of DURABLES) await jsm.consumers.delete('GATEWAY', consumer.durable).catch(() => undefined);
-      await nats.close();
-    }
   }, 60_000);
 
   it('answers GET /up itself with status and version', async () => {

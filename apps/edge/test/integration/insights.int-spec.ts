@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import pg from 'pg';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, TestHttpClient, type ModelFixture, type ProjectFixture } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@insights.test', password: 'insights-password-123' };
-const INSIGHTS_DURABLE = `insights-it-${randomUUID().slice(0, 8)}`;
-const REPLAY_DURABLE = `replay-insights-it-${randomUUID().slice(0, 8)}`;
 const LATENCY_THRESHOLD_MS = 200;
 
 /** R-7 percentile (linear interpolation between closest ranks), as insights computes it. */
@@ -25,7 +22,6 @@ function percentile(values: number[], p: number): number {
 describe('insights (production mode)', () => {
   const mock = new MockProviderProcess(root);
   let stack: ProductionStack;
-  let nats: NatsConnection;
   let fixture: GatewayFixture;
   let project: ProjectFixture;
   const summaries: string[] = [];
@@ -36,10 +32,6 @@ describe('insights (production mode)', () => {
 
   beforeAll(async () => {
     await mock.start();
-    nats = await connect({ servers: 'nats://127.0.0.1:4222' });
-    const jsm = await nats.jetstreamManager();
-    await jsm.consumers.add('GATEWAY', { durable_name: INSIGHTS_DURABLE, filter_subject: 'gateway.v1.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
-    await jsm.consumers.add('GATEWAY', { durable_name: REPLAY_DURABLE, filter_subject: 'gateway.v1.replay.requested', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
     stack = new ProductionStack({
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'insights', 'replay-worker'],
@@ -48,7 +40,6 @@ describe('insights (production mode)', () => {
         'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
         ledger: { OUTBOX_POLL_MS: '50' },
         insights: {
-          INSIGHTS_DURABLE,
           INSIGHTS_REFRESH_INTERVAL_MS: '1500',
           INSIGHTS_MIN_COMPARISONS: '2',
           INSIGHTS_LATENCY_P99_MS: String(LATENCY_THRESHOLD_MS),
@@ -57,7 +48,7 @@ describe('insights (production mode)', () => {
           INSIGHTS_INTENT_MIN_SAMPLES: '3',
           INSIGHTS_MATERIAL_CHANGE_PCT: '25',
         },
-        'replay-worker': { REPLAY_WORKER_DURABLE: REPLAY_DURABLE, REPLAY_REDIS_PREFIX: `replay-it-${randomUUID()}` },
+        'replay-worker': { REPLAY_REDIS_PREFIX: `replay-it-${randomUUID()}` },
       },
     });
     await stack.startAll();
@@ -92,11 +83,6 @@ describe('insights (production mode)', () => {
   afterAll(async () => {
     await stack?.stopAll();
     await mock.stop();
-    if (nats) {
-      const jsm = await nats.jetstreamManager();
-      for (const durable of [INSIGHTS_DURABLE, REPLAY_DURABLE]) await jsm.consumers.delete('GATEWAY', durable).catch(() => undefined);
-      await nats.close();
-    }
   }, 60_000);
 
   async function completedTrace(input: string): Promise<string> {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import pg from 'pg';
 import { encodeEvent, JetStreamEventBus } from '@gateway/bus';
 import { createLogger } from '@gateway/logging';
@@ -9,22 +8,6 @@ import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, type 
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@deletion.test', password: 'deletion-password-123' };
-const RUN = randomUUID().slice(0, 8);
-const DURABLES = {
-  analytics: `analytics-it-del-${RUN}`,
-  insights: `insights-it-del-${RUN}`,
-  ledger: `ledger-it-del-${RUN}`,
-  spend: `control-plane-it-del-${RUN}`,
-};
-// Every consumer the stack creates starts at new events: the shared stream holds other stacks' history.
-const CONSUMERS: [string, string][] = [
-  [DURABLES.analytics, 'gateway.v1.>'],
-  [`${DURABLES.analytics}-project-deleted`, Subjects.projectChanged],
-  [DURABLES.insights, 'gateway.v1.>'],
-  [`${DURABLES.insights}-project-deleted`, Subjects.projectChanged],
-  [`${DURABLES.ledger}-project-deleted`, Subjects.projectChanged],
-  [DURABLES.spend, Subjects.stepRecorded],
-];
 
 const TABLES = {
   ledger: ['traces', 'steps', 'shadow_results'],
@@ -49,7 +32,6 @@ type Counts = Record<Service, Record<string, number>>;
 describe('project deletion everywhere (production mode)', () => {
   const mock = new MockProviderProcess(root);
   let stack: ProductionStack;
-  let nats: NatsConnection;
   let bus: JetStreamEventBus;
   const databases = {} as Record<Service, pg.Client>;
   let fixture: GatewayFixture;
@@ -58,18 +40,14 @@ describe('project deletion everywhere (production mode)', () => {
 
   beforeAll(async () => {
     await mock.start();
-    nats = await connect({ servers: 'nats://127.0.0.1:4222' });
-    const jsm = await nats.jetstreamManager();
-    for (const [durable, subject] of CONSUMERS) await jsm.consumers.add('GATEWAY', { durable_name: durable, filter_subject: subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
     stack = new ProductionStack({
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics', 'insights'],
       databasePrefix: 'gw_it_deletion',
       extraEnv: {
-        'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password, CONTROL_PLANE_SPEND_DURABLE: DURABLES.spend },
-        ledger: { LEDGER_DURABLE: DURABLES.ledger, OUTBOX_POLL_MS: '50' },
-        analytics: { ANALYTICS_DURABLE: DURABLES.analytics },
-        insights: { INSIGHTS_DURABLE: DURABLES.insights, INSIGHTS_REFRESH_INTERVAL_MS: '0', INSIGHTS_INTENT_SHARE_PCT: '50', INSIGHTS_INTENT_MIN_SAMPLES: '2' },
+        'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
+        ledger: { OUTBOX_POLL_MS: '50' },
+        insights: { INSIGHTS_REFRESH_INTERVAL_MS: '0', INSIGHTS_INTENT_SHARE_PCT: '50', INSIGHTS_INTENT_MIN_SAMPLES: '2' },
       },
     });
     await stack.startAll();
@@ -109,11 +87,6 @@ describe('project deletion everywhere (production mode)', () => {
     for (const client of Object.values(databases)) await client.end();
     await stack?.stopAll();
     await mock.stop();
-    if (nats) {
-      const jsm = await nats.jetstreamManager();
-      for (const [durable] of CONSUMERS) await jsm.consumers.delete('GATEWAY', durable).catch(() => undefined);
-      await nats.close();
-    }
   }, 60_000);
 
   async function counts(projectId: number): Promise<Counts> {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, type ModelFixture, type ProjectFixture, type TestHttpClient } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@replay.test', password: 'replay-password-123' };
 const TRACE_NOT_OWNED = 'Trace not found or not owned by this customer';
-const DURABLE = `replay-it-${randomUUID().slice(0, 8)}`;
 
 /**
  * Issue 8, replay: POST /replay validation, the JetStream work queue, each replay path
@@ -16,7 +14,6 @@ const DURABLE = `replay-it-${randomUUID().slice(0, 8)}`;
 describe('replay (production mode)', () => {
   const mock = new MockProviderProcess(root);
   let stack: ProductionStack;
-  let nats: NatsConnection;
   let project: ProjectFixture;
   let api: TestHttpClient;
 
@@ -26,10 +23,6 @@ describe('replay (production mode)', () => {
 
   beforeAll(async () => {
     await mock.start();
-    // A fresh durable that starts at new messages: the shared stream holds other stacks' jobs.
-    nats = await connect({ servers: 'nats://127.0.0.1:4222' });
-    const jsm = await nats.jetstreamManager();
-    await jsm.consumers.add('GATEWAY', { durable_name: DURABLE, filter_subject: 'gateway.v1.replay.requested', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
     stack = new ProductionStack({
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'replay-worker'],
@@ -37,7 +30,7 @@ describe('replay (production mode)', () => {
       logLevel: process.env.IT_LOG_LEVEL ?? 'warn',
       extraEnv: {
         'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
-        'replay-worker': { REPLAY_WORKER_DURABLE: DURABLE, REPLAY_REDIS_PREFIX: `replay-it-${randomUUID()}`, REPLAY_ACK_WAIT_MS: '4000', REPLAY_LEASE_MS: '2000', REPLAY_WORKER_CONCURRENCY: '1' },
+        'replay-worker': { REPLAY_REDIS_PREFIX: `replay-it-${randomUUID()}`, REPLAY_ACK_WAIT_MS: '4000', REPLAY_LEASE_MS: '2000', REPLAY_WORKER_CONCURRENCY: '1' },
       },
     });
     await stack.startAll();
@@ -55,10 +48,6 @@ describe('replay (production mode)', () => {
   afterAll(async () => {
     await stack?.stopAll();
     await mock.stop();
-    if (nats) {
-      await (await nats.jetstreamManager()).consumers.delete('GATEWAY', DURABLE).catch(() => undefined);
-      await nats.close();
-    }
   }, 60_000);
 
   /** A completed trace with one execution (routed to smart) and one direct run per extra model. */

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { ledger } from '@gateway/proto';
@@ -8,7 +6,6 @@ import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, TestH
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@stats.test', password: 'stats-password-123' };
-const DURABLE = `analytics-it-${randomUUID().slice(0, 8)}`;
 const DRIFT_THRESHOLD = 3;
 const INFRASTRUCTURE: Record<string, string> = { fast: 'cloud-a', smart: 'cloud-b', vault: 'on-prem' };
 const weatherTool = {
@@ -38,7 +35,6 @@ function sketchClose(actual: number, exact: number): boolean {
 describe('GET /api/v1/stats (production mode)', () => {
   const mock = new MockProviderProcess(root);
   let stack: ProductionStack;
-  let nats: NatsConnection;
   let fixture: GatewayFixture;
   let project: ProjectFixture;
   let ledgerClient: ServiceClient<typeof ledger.LedgerServiceService>;
@@ -50,9 +46,6 @@ describe('GET /api/v1/stats (production mode)', () => {
 
   beforeAll(async () => {
     await mock.start();
-    // A durable that starts at new events: the shared stream holds other stacks' history.
-    nats = await connect({ servers: 'nats://127.0.0.1:4222' });
-    await (await nats.jetstreamManager()).consumers.add('GATEWAY', { durable_name: DURABLE, filter_subject: 'gateway.v1.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
     stack = new ProductionStack({
       root,
       apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics'],
@@ -61,7 +54,6 @@ describe('GET /api/v1/stats (production mode)', () => {
         'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: OWNER.email, GATEWAY_BOOTSTRAP_PASSWORD: OWNER.password },
         ledger: { OUTBOX_POLL_MS: '50' },
         analytics: {
-          ANALYTICS_DURABLE: DURABLE,
           ANALYTICS_DEEP_LOOP_THRESHOLD: '0',
           ANALYTICS_DRIFT_SAMPLE_THRESHOLD: String(DRIFT_THRESHOLD),
           ANALYTICS_DRIFT_MIN_SAMPLES: '2',
@@ -90,10 +82,6 @@ describe('GET /api/v1/stats (production mode)', () => {
     ledgerClient?.close();
     await stack?.stopAll();
     await mock.stop();
-    if (nats) {
-      await (await nats.jetstreamManager()).consumers.delete('GATEWAY', DURABLE).catch(() => undefined);
-      await nats.close();
-    }
   }, 60_000);
 
   async function trace(revenue?: number): Promise<string> {
