@@ -83,6 +83,9 @@ runOrExit(async () => {
   for (const app of ['guardrail', 'router', 'provider-proxy', 'replay-worker']) await startApp(app, {});
   // One process: the protection counters live in memory (production shares them in Redis).
   await startApp('edge', { EDGE_HOST: settings.EDGE_HOST, EDGE_PORT: String(settings.EDGE_PORT), PROTECTION_STORE: 'memory' });
+  // The web console (DASHBOARD_HOST / DASHBOARD_PORT, default 127.0.0.1:3000), relaying /api to the edge.
+  await startApp('dashboard', { EDGE_URL: `http://${settings.EDGE_HOST}:${settings.EDGE_PORT}` });
+  const dashboard = loadEnv(load('dashboard').envSchema, common) as { DASHBOARD_HOST: string; DASHBOARD_PORT: number };
 
   const state = previous ?? (await bootstrapDemo(internalToken, settings.GATEWAY_BOOTSTRAP_EMAIL, password, mockPort, encryptionKeys));
   writeFileSync(statePath, JSON.stringify(state, null, 2), { mode: 0o600 });
@@ -92,6 +95,7 @@ runOrExit(async () => {
     [
       '',
       `Governed AI gateway (embedded) — edge listening on ${edge}`,
+      `  dashboard:    http://${dashboard.DASHBOARD_HOST}:${dashboard.DASHBOARD_PORT}`,
       `  data dir:     ${dataDir}`,
       `  owner:        ${state.email} / ${state.password}`,
       `  demo project: ${state.projectId} (models on the mock provider at http://127.0.0.1:${mockPort})`,
