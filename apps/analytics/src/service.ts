@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { runShutdown } from '@gateway/config';
 import { runMigrations } from '@gateway/db';
-import { createProjectDeletionCheck, GrpcServer, projectDeletedHandler, type Principal } from '@gateway/grpc';
+import { createProjectDeletionCheck, GrpcServer, grpcShutdownSteps, projectDeletedHandler, type Principal } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { analytics, EVENT_STREAM, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
@@ -64,16 +65,32 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
   const grpcPort = await server.listen(env.ANALYTICS_HOST, env.ANALYTICS_PORT);
   const ops = await startOpsServer({ host: env.OPS_HOST, port: env.ANALYTICS_OPS_PORT, registry: metrics.registry, isReady: () => bus.isHealthy() });
   logger.info({ grpcPort, opsPort: ops.port }, 'analytics listening');
+  let stopping: Promise<unknown> | undefined;
   return {
     grpcPort,
     opsPort: ops.port,
     stop: async () => {
-      await server.shutdown();
-      await ops.close();
-      for (const subscription of subscriptions) await subscription.stop();
-      controlPlane.close();
-      if (!overrides.bus) await bus.close();
-      await db.$disconnect();
+      // Readiness off, gRPC drain, consumers ack/nak in-flight events, then bus, pool; /readyz 503 throughout.
+      stopping ??= runShutdown(
+        'analytics',
+        grpcShutdownSteps({
+          ops,
+          server,
+          drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+          graceMs: env.SHUTDOWN_GRACE_MS,
+          then: [
+            // In-flight deliveries finish and are acked (or nacked on failure) before the bus closes.
+            { name: 'consumers', run: async () => {
+              for (const subscription of subscriptions) await subscription.stop();
+            } },
+            { name: 'clients', run: () => controlPlane.close() },
+            { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
+            { name: 'database', run: () => db.$disconnect() },
+          ],
+        }),
+        logger,
+      );
+      await stopping;
     },
   };
 }

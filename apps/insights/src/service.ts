@@ -78,6 +78,8 @@ export async function startInsights(env: AppEnv, overrides: ServiceOverrides = {
     embedded: overrides.embedded,
     register: (server) => server.add(insights.InsightsServiceService, insightsHandlers(useCase)),
     isReady: () => bus.isHealthy(),
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     onStop: async () => {
       await schedule.stop();
       for (const subscription of subscriptions) await subscription.stop();

@@ -61,6 +61,8 @@ export async function startReplayWorker(env: AppEnv, overrides: ServiceOverrides
     embedded: overrides.embedded,
     register: (server) => server.add(replay.ReplayServiceService, replayHandlers(useCases)),
     isReady: () => bus.isHealthy() && store.isHealthy(),
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     onStop: async () => {
       stopping = true;
       for (const subscription of subscriptions) await subscription.stop();
