@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from 'nats';
 import pg from 'pg';
-import { Subjects } from '@gateway/proto';
 import { freePorts, MockProviderProcess, ProductionStack } from '@gateway/testing';
 
 export const ROOT = join(__dirname, '../../../..');
@@ -35,36 +33,24 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs = 30_000): 
 
 /**
  * The whole production shape (every app its own process from dist/, real PostgreSQL, Redis and
- * NATS), the mock provider, and the dashboard server in front of the edge. Consumers start at
- * new events and project ids far from other stacks', since the JetStream stream is shared.
+ * NATS), the mock provider, and the dashboard server in front of the edge. ProductionStack gives
+ * the stack consumers of its own; project ids start far from other stacks' (the stream is shared).
  */
 export async function startConsoleStack(name: string, options: { insightsEnv?: Record<string, string> } = {}): Promise<ConsoleStack> {
   const owner = { email: `owner@${name}.test`, password: `${name}-password-123` };
   const suffix = randomUUID().slice(0, 8);
-  const durables = {
-    analytics: [`analytics-${name}-${suffix}`, 'gateway.v1.>'],
-    insights: [`insights-${name}-${suffix}`, 'gateway.v1.>'],
-    replay: [`replay-${name}-${suffix}`, Subjects.replayRequested],
-    spend: [`spend-${name}-${suffix}`, Subjects.stepRecorded],
-  } as const;
   const mock = new MockProviderProcess(ROOT);
   await mock.start();
-  const nats: NatsConnection = await connect({ servers: 'nats://127.0.0.1:4222' });
-  const jsm = await nats.jetstreamManager();
-  for (const [durable, subject] of Object.values(durables)) {
-    await jsm.consumers.add('GATEWAY', { durable_name: durable, filter_subject: subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New });
-  }
   const stack = new ProductionStack({
     root: ROOT,
     apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy', 'analytics', 'insights', 'replay-worker'],
     databasePrefix: `gw_it_${name.replace(/[^a-z0-9]/g, '_')}`,
     extraEnv: {
-      'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: owner.email, GATEWAY_BOOTSTRAP_PASSWORD: owner.password, CONTROL_PLANE_SPEND_DURABLE: durables.spend[0] },
+      'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: owner.email, GATEWAY_BOOTSTRAP_PASSWORD: owner.password },
       ledger: { OUTBOX_POLL_MS: '50' },
       edge: { KEY_USAGE_FLUSH_MS: '500' },
-      analytics: { ANALYTICS_DURABLE: durables.analytics[0] },
-      insights: { INSIGHTS_DURABLE: durables.insights[0], ...(options.insightsEnv ?? {}) },
-      'replay-worker': { REPLAY_WORKER_DURABLE: durables.replay[0], REPLAY_REDIS_PREFIX: `replay-${name}-${suffix}` },
+      insights: options.insightsEnv ?? {},
+      'replay-worker': { REPLAY_REDIS_PREFIX: `replay-${name}-${suffix}` },
     },
   });
   let dashboard: ChildProcess | undefined;
@@ -76,9 +62,6 @@ export async function startConsoleStack(name: string, options: { insightsEnv?: R
     }
     await stack.stopAll();
     await mock.stop();
-    const manager = await nats.jetstreamManager();
-    for (const [durable] of Object.values(durables)) await manager.consumers.delete('GATEWAY', durable).catch(() => undefined);
-    await nats.close();
   };
   try {
     await stack.startAll();
