@@ -40,6 +40,7 @@ export default [
             { sourceTag: 'scope:migrator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:migrator'] },
             { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:shared', 'scope:agent'] },
+            { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:shared', 'scope:dashboard'] },
             // The public client library depends on nothing of ours (its tests use the test stack).
             { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:testing'] },
           ],

@@ -20,6 +20,8 @@ export interface AppValues {
   database?: { secretKey: string; secretName?: string; schema?: string; poolMax?: number };
   env?: Record<string, string>;
   secretEnv?: Record<string, SecretRef>;
+  /** false: the app gets no GATEWAY_INTERNAL_TOKEN (it holds no credential). */
+  internalToken?: boolean;
 }
 
 export interface ChartValues {
@@ -94,7 +96,7 @@ export function chartEnvNames(app: string, values: ChartValues): string[] {
     `${prefix}_HOST`,
     `${prefix}_PORT`,
     `${prefix}_OPS_PORT`,
-    'GATEWAY_INTERNAL_TOKEN',
+    ...(own.internalToken === false ? [] : ['GATEWAY_INTERNAL_TOKEN']),
     ...(own.uses.includes('nats') ? ['NATS_URL'] : []),
     ...(own.uses.includes('redis') ? ['REDIS_URL'] : []),
     ...own.calls.map((other) => `${envPrefix(other)}_ADDRESS`),
@@ -121,7 +123,7 @@ export function envProblems(label: string, given: { plain: string[]; fromSecret:
 export function chartEnv(app: string, values: ChartValues): { plain: string[]; fromSecret: string[] } {
   const own = values.apps[app];
   const fromSecret = [
-    'GATEWAY_INTERNAL_TOKEN',
+    ...(own.internalToken === false ? [] : ['GATEWAY_INTERNAL_TOKEN']),
     ...(own.database ? ['DATABASE_URL'] : []),
     ...(own.uses.includes('nats') && values.global.nats.urlSecretKey ? ['NATS_URL'] : []),
     ...(own.uses.includes('redis') && values.global.redis.urlSecretKey ? ['REDIS_URL'] : []),

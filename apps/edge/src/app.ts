@@ -38,7 +38,7 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
   const app = express();
   const tracer = getTracer('edge');
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', env.EDGE_TRUST_PROXY.split(',').map((entry) => entry.trim()));
 
   // One SERVER span per request, continuing an incoming traceparent.
   app.use((req, res, next) => {

@@ -22,6 +22,12 @@ export const edgeEnvSchema = z.object({
   GRPC_DEADLINE_MS: env.int(15_000, 100),
   JSON_BODY_LIMIT: z.string().default('1mb'),
   GATEWAY_VERSION: z.string().default('0.1.0'),
+  /**
+   * Which proxies' X-Forwarded-For edge believes for the caller's address (IP block list, audit,
+   * per-IP login throttling): express "trust proxy" values, e.g. `loopback`, `loopback, uniquelocal`
+   * (private networks: compose, Kubernetes) or CIDRs. Never trust a header a client can set itself.
+   */
+  EDGE_TRUST_PROXY: z.string().min(1).default('loopback'),
   /** key.changed / project.changed broadcasts (cache invalidation across replicas). */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /**

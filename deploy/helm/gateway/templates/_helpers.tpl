@@ -84,9 +84,11 @@ checks it). Secrets come only from secretKeyRef: the internal token, DATABASE_UR
   value: {{ $app.port | quote }}
 - name: {{ $prefix }}_OPS_PORT
   value: {{ $app.opsPort | quote }}
+{{- if or (not (hasKey $app "internalToken")) $app.internalToken }}
 - name: GATEWAY_INTERNAL_TOKEN
   valueFrom:
     secretKeyRef: { name: {{ $g.secretName }}, key: {{ $g.internalTokenKey }} }
+{{- end }}
 {{- if has "nats" ($app.uses | default list) }}
 {{ include "gateway.urlEnv" (dict "root" $root "env" "NATS_URL" "setting" $g.nats) }}
 {{- end }}
