@@ -98,14 +98,19 @@ export class ExecutionPipeline {
   /** POST /executions: routing by tier, or the continuation of a tool-call loop. */
   async execute(caller: KeyCaller, request: ExecutionInput): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    // Independent lookups in parallel: the trace check, the (cached) policy and the parent step.
-    const [, policy, parent] = await Promise.all([
-      this.deps.steps.requireOpenTrace(caller, request.traceId),
-      this.deps.policies.get(caller.projectId),
-      request.parentStepId !== undefined ? this.parentStep(caller, request.traceId, request.parentStepId) : undefined,
-    ]);
+    const policy = await this.deps.policies.get(caller.projectId); // cached: no round trip in the steady state
     const inspected = [request.input, ...request.toolResults.map((result) => result.content)].filter(Boolean).join('\n\n');
-    const screening = await this.screen(policy, inspected);
+    const route = (sensitive: boolean) => this.deps.clients.router.route({ projectId: caller.projectId, input: request.input, tools: request.tools, sensitive, attachments: 0 });
+    // Independent calls in parallel: the trace check, the parent step, the input scan and, for a
+    // new request, the routing decision as if the input were not sensitive (most are not; a
+    // sensitive one is routed again below). Nothing here has side effects, so a refusal by one
+    // simply discards the others.
+    const [, parent, screening, speculativeRoute] = await Promise.all([
+      this.deps.steps.requireOpenTrace(caller, request.traceId),
+      request.parentStepId !== undefined ? this.parentStep(caller, request.traceId, request.parentStepId) : undefined,
+      this.screen(policy, inspected),
+      request.parentStepId === undefined ? route(false) : undefined,
+    ]);
     const blocked = await this.blockIfRisky(caller, request.traceId, request.input, screening, request.parentStepId);
     if (blocked) return blocked;
 
@@ -123,9 +128,9 @@ export class ExecutionPipeline {
         screening,
       };
     } else {
-      const route = await this.deps.clients.router.route({ projectId: caller.projectId, input: request.input, tools: request.tools, sensitive: screening.sensitive, attachments: 0 });
-      if (route.status !== 'resolved') return this.recordBlocked(caller, request.traceId, request.input, route.reason, screening, undefined, route.tier);
-      call = { modelPath: [route.model, ...route.fallbackPath.filter((m) => m !== route.model)], tier: route.tier, messages: [userMessage(request.input)], tools: request.tools, parentStepId: undefined, toolLatencyMs: undefined, input: request.input, screening };
+      const decision = screening.sensitive || !speculativeRoute ? await route(screening.sensitive) : speculativeRoute;
+      if (decision.status !== 'resolved') return this.recordBlocked(caller, request.traceId, request.input, decision.reason, screening, undefined, decision.tier);
+      call = { modelPath: [decision.model, ...decision.fallbackPath.filter((m) => m !== decision.model)], tier: decision.tier, messages: [userMessage(request.input)], tools: request.tools, parentStepId: undefined, toolLatencyMs: undefined, input: request.input, screening };
     }
     const result = await this.callModel(caller, request.traceId, policy, call);
     // Sensitive requests never go to the shadow model: it may be public.
@@ -136,10 +141,10 @@ export class ExecutionPipeline {
   /** POST /runs: a direct call of one registered model, no routing and no fallback. */
   async run(caller: KeyCaller, request: RunInput): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    const [, policy] = await Promise.all([this.deps.steps.requireOpenTrace(caller, request.traceId), this.deps.policies.get(caller.projectId)]);
+    const policy = await this.deps.policies.get(caller.projectId);
     const model = findModel(policy, request.model);
     if (!model) throw new DomainError('VALIDATION_FAILED', `Model not authorized or found: ${request.model}`);
-    const screening = await this.screen(policy, request.input);
+    const [, screening] = await Promise.all([this.deps.steps.requireOpenTrace(caller, request.traceId), this.screen(policy, request.input)]);
     const blocked = await this.blockIfRisky(caller, request.traceId, request.input, screening, request.parentStepId);
     if (blocked) return blocked;
     return this.callModel(caller, request.traceId, policy, {
@@ -161,11 +166,13 @@ export class ExecutionPipeline {
    */
   async stream(caller: KeyCaller, traceId: string, input: string, sink: StreamSink, signal: AbortSignal, onStart: () => void): Promise<ExecutionResult> {
     refuseArchived(caller.key);
-    const [, policy] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.deps.policies.get(caller.projectId)]);
-    const screening = await this.screen(policy, input);
+    const policy = await this.deps.policies.get(caller.projectId);
+    const routeFor = (sensitive: boolean) => this.deps.clients.router.route({ projectId: caller.projectId, input, tools: [], sensitive, attachments: 0 });
+    // As in execute(): trace check, input scan and a speculative (non-sensitive) route in parallel.
+    const [, screening, speculative] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.screen(policy, input), routeFor(false)]);
     const blocked = await this.blockIfRisky(caller, traceId, input, screening, undefined);
     if (blocked) return blocked;
-    const route = await this.deps.clients.router.route({ projectId: caller.projectId, input, tools: [], sensitive: screening.sensitive, attachments: 0 });
+    const route = screening.sensitive ? await routeFor(true) : speculative;
     if (route.status !== 'resolved') return this.recordBlocked(caller, traceId, input, route.reason, screening, undefined, route.tier);
 
     const modelPath = [route.model, ...route.fallbackPath.filter((m) => m !== route.model)];
