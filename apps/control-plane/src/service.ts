@@ -57,7 +57,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const keys = new ApiKeysUseCase(db, projects, env.DATABASE_SCHEMA);
   const audit = new AuditUseCase(db, { perIpPerMinute: env.PERIMETER_AUDIT_PER_IP_PER_MINUTE });
   const blockedIps = new BlockedIpsUseCase(db);
-  const spend = new RecordSpendUseCase(db);
+  const spend = new RecordSpendUseCase(db, env.DATABASE_SCHEMA);
 
   if (env.GATEWAY_BOOTSTRAP_EMAIL && env.GATEWAY_BOOTSTRAP_PASSWORD) {
     try {
