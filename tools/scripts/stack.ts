@@ -1,13 +1,32 @@
 // `npm run stack:up`: the production shape on this machine (one process per app from dist/,
-// real PostgreSQL/Redis/NATS, default ports). Ctrl-C stops every process cleanly.
+// real PostgreSQL/Redis/NATS, default ports) plus the dashboard on 3000. Ctrl-C stops every
+// process cleanly. The first owner comes from GATEWAY_BOOTSTRAP_EMAIL / GATEWAY_BOOTSTRAP_PASSWORD
+// when set, else a generated password is printed.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ProductionStack } from '@gateway/testing';
 
 async function main(): Promise<void> {
-  const stack = new ProductionStack({ root: join(__dirname, '../..'), fixedPorts: true, logLevel: process.env.LOG_LEVEL ?? 'info' });
+  const root = join(__dirname, '../..');
+  const email = process.env.GATEWAY_BOOTSTRAP_EMAIL ?? 'owner@gateway.local';
+  const password = process.env.GATEWAY_BOOTSTRAP_PASSWORD ?? randomBytes(9).toString('base64url');
+  const stack = new ProductionStack({
+    root,
+    fixedPorts: true,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    extraEnv: { 'control-plane': { GATEWAY_BOOTSTRAP_EMAIL: email, GATEWAY_BOOTSTRAP_PASSWORD: password } },
+  });
   await stack.startAll();
-  console.log(`production stack up; edge on ${stack.edgeUrl}; internal token ${stack.internalToken.slice(0, 4)}…`);
-  const stop = () => void stack.stopAll().then(() => process.exit(0));
+  const dashboard = spawn(process.execPath, [join(root, 'dist/apps/dashboard/main.js')], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', EDGE_URL: stack.edgeUrl },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  console.log(`production stack up; edge on ${stack.edgeUrl}; dashboard on http://127.0.0.1:3000; owner ${email} / ${password} (created on the first start only)`);
+  const stop = () => {
+    dashboard.kill('SIGTERM');
+    void stack.stopAll().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
