@@ -1,66 +1,17 @@
-import { analyticsTables, PROJECT_DATA_TABLES, type AnalyticsTables, type ProjectDataTable } from '../analytics-tables';
+import { ProjectDataDeletion, type ProjectDataDeletionOptions } from '@gateway/db';
+import { analyticsTables, PROJECT_DATA_TABLES, type ProjectDataTable } from '../analytics-tables';
 import type { AnalyticsDb } from '../database';
-import type { Prisma } from '../generated/prisma/client';
-import { lockProjectExclusive } from './deleted-projects';
+import { ANALYTICS_PROJECT_LOCKS } from './deleted-projects';
 
 export type DeletedProjectData = Record<ProjectDataTable, number>;
 
-export interface DeleteProjectDataSettings {
+export interface DeleteProjectDataSettings extends ProjectDataDeletionOptions {
   schema: string;
-  /** Rows per DELETE statement: a large project goes in several short statements. */
-  batchSize?: number;
-  /** Longest the transaction may take (ms); the event is redelivered if it fails. */
-  timeoutMs?: number;
 }
 
-/**
- * Deletes every row of a project from every analytics table, in one transaction under the
- * project's exclusive lock, and marks the project deleted as of `deletedAt` so that events about
- * it that happened before are not applied any more (see recordEventUnlessDeleted). Running it
- * again deletes nothing more (idempotent), which makes redelivered events harmless.
- */
-export class DeleteProjectDataUseCase {
-  private readonly t: AnalyticsTables;
-  private readonly batchSize: number;
-  private readonly timeoutMs: number;
-
-  constructor(
-    private readonly db: AnalyticsDb,
-    settings: DeleteProjectDataSettings,
-  ) {
-    this.t = analyticsTables(settings.schema);
-    this.batchSize = settings.batchSize ?? 5_000;
-    this.timeoutMs = settings.timeoutMs ?? 110_000;
-  }
-
-  async execute(projectId: number, deletedAt: Date): Promise<DeletedProjectData> {
-    return this.db.$transaction(
-      async (tx) => {
-        await lockProjectExclusive(tx, projectId);
-        await tx.$executeRawUnsafe(
-          `INSERT INTO ${this.t.deletedProjects} (project_id, deleted_at) VALUES ($1::bigint, $2::timestamptz)
-           ON CONFLICT (project_id) DO UPDATE SET deleted_at = GREATEST(${this.t.deletedProjects}.deleted_at, EXCLUDED.deleted_at)`,
-          projectId,
-          deletedAt.toISOString(),
-        );
-        const deleted = {} as DeletedProjectData;
-        for (const table of PROJECT_DATA_TABLES) deleted[table] = await this.drain(tx, this.t[table], projectId);
-        return deleted;
-      },
-      { timeout: this.timeoutMs },
-    );
-  }
-
-  private async drain(tx: Prisma.TransactionClient, table: string, projectId: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await tx.$executeRawUnsafe(
-        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE project_id = $1::bigint LIMIT $2))`,
-        projectId,
-        this.batchSize,
-      );
-      total += deleted;
-      if (deleted < this.batchSize) return total;
-    }
+/** Deletes a project's rows from every analytics table (PROJECT_DATA_TABLES); see ProjectDataDeletion. */
+export class DeleteProjectDataUseCase extends ProjectDataDeletion<ProjectDataTable> {
+  constructor(db: AnalyticsDb, { schema, ...options }: DeleteProjectDataSettings) {
+    super(db, { ...options, tables: analyticsTables(schema), dataTables: PROJECT_DATA_TABLES, locks: ANALYTICS_PROJECT_LOCKS });
   }
 }
