@@ -19,7 +19,7 @@ export default [
           allow: [],
           depConstraints: [
             // type:testing is reachable from apps only through test files (no-restricted-imports below).
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract', 'type:testing'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract', 'type:testing', 'type:client'] },
             { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:util', 'type:data', 'type:contract'] },
             { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },

@@ -1,7 +1,23 @@
+import type {
+  ApiKey as ClientApiKey,
+  AuditEvent,
+  Grades,
+  Insight as ClientInsight,
+  ReplayParams,
+  Stats as ClientStats,
+  ToolCall,
+  TraceDetail as ClientTraceDetail,
+  TracePage,
+  TraceStatus,
+} from '@gateway/client';
+
 /**
  * Wire shapes of the public API as the console uses them (field names as in the spec and the
- * OpenAPI document served at GET /api/v1/openapi.json).
+ * OpenAPI document served at GET /api/v1/openapi.json). The shapes of the client library
+ * (@gateway/client) where the console reads them as they are; its own, or narrower ones, where
+ * it relies on more (enumerated statuses and types, fields the client leaves open).
  */
+export type { AuditEvent, TracePage, TraceStatus };
 export type Role = 'owner' | 'admin' | 'member';
 
 export interface User {
@@ -88,57 +104,17 @@ export interface ModelDefinitionInput {
 
 export type KeyStatus = 'active' | 'tripped' | 'loop_detected' | 'revoked' | 'expired';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  masked: string;
+export interface ApiKey extends ClientApiKey {
   status: KeyStatus;
-  hourly_limit: number | null;
-  project: { id: number; name: string };
-  expires_at: string | null;
-  loop_intervention_count: number;
-  last_used: string | null;
-  created_at: string;
 }
 
 export interface ApiKeyCreated extends ApiKey {
   raw_key: string;
 }
 
-export type TraceStatus = 'pending' | 'completed' | 'replay' | 'failed';
 export const TRACE_STATUSES: TraceStatus[] = ['pending', 'completed', 'replay', 'failed'];
 
-export interface Trace {
-  id: string;
-  status: TraceStatus;
-  created_at: string;
-  metadata: Record<string, unknown>;
-  revenue: number | null;
-}
-
-export interface Pagination {
-  page: number;
-  per_page: number;
-  total: number;
-  total_pages: number;
-}
-
-export interface TracePage {
-  data: Trace[];
-  pagination: Pagination;
-}
-
-export interface Grades {
-  overall: string;
-  waste: string;
-  latency: string;
-}
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
+export type Pagination = TracePage['pagination'];
 
 export type StepType = 'check' | 'run' | 'tool_call' | 'log' | 'blocked';
 
@@ -161,67 +137,30 @@ export interface Step {
   created_at: string;
 }
 
-export interface TraceDetail extends Trace {
-  summary: {
-    total_latency_ms: number;
-    total_cost: number;
-    revenue: number;
-    gross_margin: number;
-    latency_p50: number;
-    latency_p95: number;
-    latency_p99: number;
-    optimization_grade: string | null;
-    grades: Grades | null;
-    step_count: number;
-    chain_depth: number;
-    tool_overhead_ms: number | null;
-    stall_probability: number;
-    by_model: Record<string, number>;
-    by_infrastructure: Record<string, number>;
-  };
-  security: {
-    pii_detected: boolean;
-    injection_attempt: boolean;
-    secret_leaked: boolean;
-    tool_fidelity_score: number;
-    shadow_score: number | null;
-  };
-  routing_decision: { tier: string; model: string } | null;
+/** The client's, with the step shape the timeline reads and the cost breakdowns typed. */
+export interface TraceDetail extends Omit<ClientTraceDetail, 'summary' | 'steps'> {
+  summary: ClientTraceDetail['summary'] & { by_model: Record<string, number>; by_infrastructure: Record<string, number> };
   steps: Step[];
 }
 
-export interface Stats {
-  period: { label: string; start: string; end: string };
-  latency: { p50: number; p95: number; p99: number; avg_ms: number };
-  cost: { total: number; by_model: { model: string; cost: number }[]; by_infrastructure: { infrastructure: string; cost: number }[] };
-  revenue: number;
-  gross_margin: number;
-  gross_margin_pct: number;
-  security: {
-    total_requests: number;
-    pii_block_rate: number;
-    injection_shadow_rate: number;
-    tool_fidelity_score: number;
-    loop_interventions: number;
-    secret_leakage_rate: number;
-  };
-  agent: {
-    mcp_latency: { avg_model_think_ms: number; p95_model_think_ms: number; avg_tool_exec_ms: number; p95_tool_exec_ms: number; tool_call_count: number; overhead_ratio: number };
-    chain_depth: { avg_tool_cycles: number; max_tool_cycles: number; deep_loop_count: number };
-    bias_drift: { model: string; sample_count: number; output_length_drift_pct: number; refusal_rate_drift_pct: number; latency_drift_pct: number; drifting: boolean }[];
-    stall: { avg_probability: number; alert_count: number; monitor_count: number; alert_rate_pct: number };
-  };
+export interface BiasDrift {
+  model: string;
+  sample_count: number;
+  output_length_drift_pct: number;
+  refusal_rate_drift_pct: number;
+  latency_drift_pct: number;
+  drifting: boolean;
+}
+
+/** The client's, with the bias drift rows typed. */
+export interface Stats extends Omit<ClientStats, 'agent'> {
+  agent: Omit<ClientStats['agent'], 'bias_drift'> & { bias_drift: BiasDrift[] };
 }
 
 export type InsightType = 'migration_alert' | 'latency_alert' | 'intent_pattern';
 
-export interface Insight {
-  id: number;
+export interface Insight extends ClientInsight {
   insight_type: InsightType;
-  status: string;
-  data: Record<string, unknown>;
-  estimated_savings_usd: number;
-  created_at: string;
 }
 
 export interface ReplaySide {
@@ -247,21 +186,7 @@ export interface ReplayJob {
   error?: string;
 }
 
-export interface ReplayOverrides {
-  force_model?: string;
-  compare_models?: string[];
-  force_models?: string[];
-  max_cost?: number;
-}
-
-export interface AuditEvent {
-  id: number;
-  event: string;
-  ip: string;
-  user_agent: string;
-  metadata: Record<string, unknown>;
-  occurred_at: string;
-}
+export type ReplayOverrides = Omit<ReplayParams, 'trace_id'>;
 
 export interface Invite {
   id: string;
