@@ -359,7 +359,7 @@ export interface Stats {
 // ---- Dashboard (session credential) -----------------------------------------------------------
 
 export interface User {
-  id: number;
+  id: string;
   email: string;
   name: string;
   role: 'owner' | 'admin' | 'member' | string;
