@@ -1,4 +1,4 @@
-import type { CallContext, ServiceHandlers } from '@gateway/grpc';
+import { projectOfCall, type CallContext, type ServiceHandlers } from '@gateway/grpc';
 import { DomainError } from '@gateway/errors';
 import type { common, ledger } from '@gateway/proto';
 import { toShadowResult, toStep, toTrace, toTraceDetail } from './ledger.mappers';
@@ -12,20 +12,9 @@ import type { TracesUseCase } from './traces/traces.usecase';
 /** Internal-only methods: an API key of an internal team may not call them. */
 export const LEDGER_SERVICE_ONLY_METHODS: ReadonlySet<string> = new Set(['/gateway.ledger.v1.LedgerService/DeleteProjectData']);
 
-/**
- * The project a call may act on: an API key's own project, or the one a service names (edge
- * passes the verified key's project). A service call whose actor is an API key bound to another
- * project is refused the same way as a foreign trace.
- */
-function projectOf(ctx: CallContext, requested: number, actor: common.Actor | undefined, notOwned: () => DomainError = () => new DomainError('NOT_FOUND', 'Not found')): number {
-  if (ctx.principal.kind === 'api_key') {
-    if (requested && requested !== ctx.principal.projectId) throw notOwned();
-    return ctx.principal.projectId;
-  }
-  if (!requested) throw new DomainError('BAD_REQUEST', 'project_id is required');
-  if (actor?.keyProjectId !== undefined && actor.keyProjectId !== requested) throw notOwned();
-  return requested;
-}
+/** The project a call may act on (the shared rule); a step on a trace of another key's project is a foreign trace. */
+const projectOf = (ctx: CallContext, requested: number, actor: common.Actor | undefined, notOwned?: () => DomainError): number =>
+  projectOfCall(ctx, requested, { actor, notOwned });
 
 export interface LedgerUseCases {
   traces: TracesUseCase;

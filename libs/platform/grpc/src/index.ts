@@ -6,3 +6,4 @@ export * from './api-key-verifier';
 export * from './grpc-app';
 export * from './control-plane-caches';
 export * from './project-deletion';
+export * from './project-scope';
