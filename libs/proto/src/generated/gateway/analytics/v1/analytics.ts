@@ -260,6 +260,18 @@ export const StatsRequest: MessageFns<StatsRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<StatsRequest>): StatsRequest {
+    return StatsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StatsRequest>): StatsRequest {
+    const message = createBaseStatsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.windowHours = object.windowHours ?? undefined;
+    message.startDate = object.startDate ?? "";
+    message.endDate = object.endDate ?? "";
+    return message;
+  },
 };
 
 function createBasePeriod(): Period {
@@ -349,6 +361,17 @@ export const Period: MessageFns<Period> = {
       obj.end = message.end;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Period>): Period {
+    return Period.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Period>): Period {
+    const message = createBasePeriod();
+    message.label = object.label ?? "";
+    message.start = object.start ?? "";
+    message.end = object.end ?? "";
+    return message;
   },
 };
 
@@ -459,6 +482,18 @@ export const Latency: MessageFns<Latency> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Latency>): Latency {
+    return Latency.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Latency>): Latency {
+    const message = createBaseLatency();
+    message.p50 = object.p50 ?? 0;
+    message.p95 = object.p95 ?? 0;
+    message.p99 = object.p99 ?? 0;
+    message.avgMs = object.avgMs ?? 0;
+    return message;
+  },
 };
 
 function createBaseModelCost(): ModelCost {
@@ -534,6 +569,16 @@ export const ModelCost: MessageFns<ModelCost> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ModelCost>): ModelCost {
+    return ModelCost.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelCost>): ModelCost {
+    const message = createBaseModelCost();
+    message.model = object.model ?? "";
+    message.cost = object.cost ?? 0;
+    return message;
+  },
 };
 
 function createBaseInfrastructureCost(): InfrastructureCost {
@@ -608,6 +653,16 @@ export const InfrastructureCost: MessageFns<InfrastructureCost> = {
       obj.cost = floatToJson(message.cost);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<InfrastructureCost>): InfrastructureCost {
+    return InfrastructureCost.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InfrastructureCost>): InfrastructureCost {
+    const message = createBaseInfrastructureCost();
+    message.infrastructure = object.infrastructure ?? "";
+    message.cost = object.cost ?? 0;
+    return message;
   },
 };
 
@@ -706,6 +761,17 @@ export const Cost: MessageFns<Cost> = {
       obj.byInfrastructure = message.byInfrastructure.map((e) => InfrastructureCost.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Cost>): Cost {
+    return Cost.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Cost>): Cost {
+    const message = createBaseCost();
+    message.total = object.total ?? 0;
+    message.byModel = object.byModel?.map((e) => ModelCost.fromPartial(e)) || [];
+    message.byInfrastructure = object.byInfrastructure?.map((e) => InfrastructureCost.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -873,6 +939,20 @@ export const SecurityStats: MessageFns<SecurityStats> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<SecurityStats>): SecurityStats {
+    return SecurityStats.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecurityStats>): SecurityStats {
+    const message = createBaseSecurityStats();
+    message.totalRequests = object.totalRequests ?? 0;
+    message.piiBlockRate = object.piiBlockRate ?? 0;
+    message.injectionShadowRate = object.injectionShadowRate ?? 0;
+    message.toolFidelityScore = object.toolFidelityScore ?? 0;
+    message.loopInterventions = object.loopInterventions ?? 0;
+    message.secretLeakageRate = object.secretLeakageRate ?? 0;
+    return message;
+  },
 };
 
 function createBaseMcpLatency(): McpLatency {
@@ -1039,6 +1119,20 @@ export const McpLatency: MessageFns<McpLatency> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<McpLatency>): McpLatency {
+    return McpLatency.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<McpLatency>): McpLatency {
+    const message = createBaseMcpLatency();
+    message.avgModelThinkMs = object.avgModelThinkMs ?? 0;
+    message.p95ModelThinkMs = object.p95ModelThinkMs ?? 0;
+    message.avgToolExecMs = object.avgToolExecMs ?? 0;
+    message.p95ToolExecMs = object.p95ToolExecMs ?? 0;
+    message.toolCallCount = object.toolCallCount ?? 0;
+    message.overheadRatio = object.overheadRatio ?? 0;
+    return message;
+  },
 };
 
 function createBaseChainDepth(): ChainDepth {
@@ -1140,6 +1234,17 @@ export const ChainDepth: MessageFns<ChainDepth> = {
       obj.deepLoopCount = Math.round(message.deepLoopCount);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ChainDepth>): ChainDepth {
+    return ChainDepth.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChainDepth>): ChainDepth {
+    const message = createBaseChainDepth();
+    message.avgToolCycles = object.avgToolCycles ?? 0;
+    message.maxToolCycles = object.maxToolCycles ?? 0;
+    message.deepLoopCount = object.deepLoopCount ?? 0;
+    return message;
   },
 };
 
@@ -1261,6 +1366,18 @@ export const DriftFigures: MessageFns<DriftFigures> = {
       obj.avgLatencyMs = floatToJson(message.avgLatencyMs);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<DriftFigures>): DriftFigures {
+    return DriftFigures.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DriftFigures>): DriftFigures {
+    const message = createBaseDriftFigures();
+    message.sampleCount = object.sampleCount ?? 0;
+    message.avgOutputChars = object.avgOutputChars ?? 0;
+    message.refusalRatePct = object.refusalRatePct ?? 0;
+    message.avgLatencyMs = object.avgLatencyMs ?? 0;
+    return message;
   },
 };
 
@@ -1452,6 +1569,26 @@ export const BiasDrift: MessageFns<BiasDrift> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<BiasDrift>): BiasDrift {
+    return BiasDrift.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BiasDrift>): BiasDrift {
+    const message = createBaseBiasDrift();
+    message.model = object.model ?? "";
+    message.sampleCount = object.sampleCount ?? 0;
+    message.outputLengthDriftPct = object.outputLengthDriftPct ?? 0;
+    message.refusalRateDriftPct = object.refusalRateDriftPct ?? 0;
+    message.latencyDriftPct = object.latencyDriftPct ?? 0;
+    message.drifting = object.drifting ?? false;
+    message.baseline = (object.baseline !== undefined && object.baseline !== null)
+      ? DriftFigures.fromPartial(object.baseline)
+      : undefined;
+    message.current = (object.current !== undefined && object.current !== null)
+      ? DriftFigures.fromPartial(object.current)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseStall(): Stall {
@@ -1573,6 +1710,18 @@ export const Stall: MessageFns<Stall> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Stall>): Stall {
+    return Stall.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Stall>): Stall {
+    const message = createBaseStall();
+    message.avgProbability = object.avgProbability ?? 0;
+    message.alertCount = object.alertCount ?? 0;
+    message.monitorCount = object.monitorCount ?? 0;
+    message.alertRatePct = object.alertRatePct ?? 0;
+    return message;
+  },
 };
 
 function createBaseAgent(): Agent {
@@ -1689,6 +1838,22 @@ export const Agent: MessageFns<Agent> = {
       obj.stall = Stall.toJSON(message.stall);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Agent>): Agent {
+    return Agent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Agent>): Agent {
+    const message = createBaseAgent();
+    message.mcpLatency = (object.mcpLatency !== undefined && object.mcpLatency !== null)
+      ? McpLatency.fromPartial(object.mcpLatency)
+      : undefined;
+    message.chainDepth = (object.chainDepth !== undefined && object.chainDepth !== null)
+      ? ChainDepth.fromPartial(object.chainDepth)
+      : undefined;
+    message.biasDrift = object.biasDrift?.map((e) => BiasDrift.fromPartial(e)) || [];
+    message.stall = (object.stall !== undefined && object.stall !== null) ? Stall.fromPartial(object.stall) : undefined;
+    return message;
   },
 };
 
@@ -1872,6 +2037,28 @@ export const Stats: MessageFns<Stats> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Stats>): Stats {
+    return Stats.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Stats>): Stats {
+    const message = createBaseStats();
+    message.period = (object.period !== undefined && object.period !== null)
+      ? Period.fromPartial(object.period)
+      : undefined;
+    message.latency = (object.latency !== undefined && object.latency !== null)
+      ? Latency.fromPartial(object.latency)
+      : undefined;
+    message.cost = (object.cost !== undefined && object.cost !== null) ? Cost.fromPartial(object.cost) : undefined;
+    message.revenue = object.revenue ?? 0;
+    message.grossMargin = object.grossMargin ?? 0;
+    message.grossMarginPct = object.grossMarginPct ?? 0;
+    message.security = (object.security !== undefined && object.security !== null)
+      ? SecurityStats.fromPartial(object.security)
+      : undefined;
+    message.agent = (object.agent !== undefined && object.agent !== null) ? Agent.fromPartial(object.agent) : undefined;
+    return message;
+  },
 };
 
 /** Statistics built from ledger events (rollups in analytics' own database). */
@@ -1920,6 +2107,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -1940,4 +2135,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

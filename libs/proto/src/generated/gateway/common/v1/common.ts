@@ -198,6 +198,21 @@ export const Actor: MessageFns<Actor> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Actor>): Actor {
+    return Actor.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Actor>): Actor {
+    const message = createBaseActor();
+    message.userId = object.userId ?? "";
+    message.organizationId = object.organizationId ?? 0;
+    message.role = object.role ?? "";
+    message.keyProjectId = object.keyProjectId ?? undefined;
+    message.keyId = object.keyId ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
+  },
 };
 
 function createBaseEmpty(): Empty {
@@ -242,7 +257,23 @@ export const Empty: MessageFns<Empty> = {
     const obj: any = {};
     return obj;
   },
+
+  create(base?: DeepPartial<Empty>): Empty {
+    return Empty.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<Empty>): Empty {
+    const message = createBaseEmpty();
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -264,4 +295,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

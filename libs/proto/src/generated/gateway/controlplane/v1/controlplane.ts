@@ -502,6 +502,21 @@ export const User: MessageFns<User> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<User>): User {
+    return User.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<User>): User {
+    const message = createBaseUser();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role = object.role ?? "";
+    message.organizationId = object.organizationId ?? 0;
+    message.mfaEnabled = object.mfaEnabled ?? false;
+    message.emailVerified = object.emailVerified ?? false;
+    return message;
+  },
 };
 
 function createBaseLoginRequest(): LoginRequest {
@@ -626,6 +641,19 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<LoginRequest>): LoginRequest {
+    return LoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LoginRequest>): LoginRequest {
+    const message = createBaseLoginRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.otp = object.otp ?? undefined;
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
+  },
 };
 
 function createBaseLoginResponse(): LoginResponse {
@@ -743,6 +771,18 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<LoginResponse>): LoginResponse {
+    return LoginResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LoginResponse>): LoginResponse {
+    const message = createBaseLoginResponse();
+    message.sessionToken = object.sessionToken ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.mfaRequired = object.mfaRequired ?? false;
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
 };
 
 function createBaseGetSessionRequest(): GetSessionRequest {
@@ -806,6 +846,15 @@ export const GetSessionRequest: MessageFns<GetSessionRequest> = {
       obj.sessionToken = message.sessionToken;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<GetSessionRequest>): GetSessionRequest {
+    return GetSessionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSessionRequest>): GetSessionRequest {
+    const message = createBaseGetSessionRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
   },
 };
 
@@ -901,6 +950,17 @@ export const SessionInfo: MessageFns<SessionInfo> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<SessionInfo>): SessionInfo {
+    return SessionInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SessionInfo>): SessionInfo {
+    const message = createBaseSessionInfo();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
 };
 
 function createBaseLogoutRequest(): LogoutRequest {
@@ -980,6 +1040,16 @@ export const LogoutRequest: MessageFns<LogoutRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<LogoutRequest>): LogoutRequest {
+    return LogoutRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogoutRequest>): LogoutRequest {
+    const message = createBaseLogoutRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
 };
 
 function createBaseMfaRequest(): MfaRequest {
@@ -1054,6 +1124,16 @@ export const MfaRequest: MessageFns<MfaRequest> = {
       obj.code = message.code;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<MfaRequest>): MfaRequest {
+    return MfaRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MfaRequest>): MfaRequest {
+    const message = createBaseMfaRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.code = object.code ?? "";
+    return message;
   },
 };
 
@@ -1133,6 +1213,16 @@ export const EnableMfaResponse: MessageFns<EnableMfaResponse> = {
       obj.secret = message.secret;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<EnableMfaResponse>): EnableMfaResponse {
+    return EnableMfaResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EnableMfaResponse>): EnableMfaResponse {
+    const message = createBaseEnableMfaResponse();
+    message.provisioningUri = object.provisioningUri ?? "";
+    message.secret = object.secret ?? "";
+    return message;
   },
 };
 
@@ -1223,6 +1313,17 @@ export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
       obj.role = message.role;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<InviteMemberRequest>): InviteMemberRequest {
+    return InviteMemberRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InviteMemberRequest>): InviteMemberRequest {
+    const message = createBaseInviteMemberRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    return message;
   },
 };
 
@@ -1352,6 +1453,19 @@ export const Invite: MessageFns<Invite> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Invite>): Invite {
+    return Invite.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Invite>): Invite {
+    const message = createBaseInvite();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.inviteToken = object.inviteToken ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
 };
 
 function createBaseAcceptInviteRequest(): AcceptInviteRequest {
@@ -1476,6 +1590,19 @@ export const AcceptInviteRequest: MessageFns<AcceptInviteRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<AcceptInviteRequest>): AcceptInviteRequest {
+    return AcceptInviteRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AcceptInviteRequest>): AcceptInviteRequest {
+    const message = createBaseAcceptInviteRequest();
+    message.token = object.token ?? "";
+    message.password = object.password ?? "";
+    message.name = object.name ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
+  },
 };
 
 function createBaseVerifyEmailRequest(): VerifyEmailRequest {
@@ -1569,6 +1696,17 @@ export const VerifyEmailRequest: MessageFns<VerifyEmailRequest> = {
       obj.userAgent = message.userAgent;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<VerifyEmailRequest>): VerifyEmailRequest {
+    return VerifyEmailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifyEmailRequest>): VerifyEmailRequest {
+    const message = createBaseVerifyEmailRequest();
+    message.token = object.token ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
   },
 };
 
@@ -1664,6 +1802,17 @@ export const BootstrapRequest: MessageFns<BootstrapRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<BootstrapRequest>): BootstrapRequest {
+    return BootstrapRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BootstrapRequest>): BootstrapRequest {
+    const message = createBaseBootstrapRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.organizationName = object.organizationName ?? "";
+    return message;
+  },
 };
 
 function createBaseBootstrapResponse(): BootstrapResponse {
@@ -1738,6 +1887,16 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
       obj.created = message.created;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<BootstrapResponse>): BootstrapResponse {
+    return BootstrapResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BootstrapResponse>): BootstrapResponse {
+    const message = createBaseBootstrapResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.created = object.created ?? false;
+    return message;
   },
 };
 
@@ -1856,6 +2015,18 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CreateOrganizationRequest>): CreateOrganizationRequest {
+    return CreateOrganizationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateOrganizationRequest>): CreateOrganizationRequest {
+    const message = createBaseCreateOrganizationRequest();
+    message.name = object.name ?? "";
+    message.ownerEmail = object.ownerEmail ?? "";
+    message.ownerPassword = object.ownerPassword ?? "";
+    message.ownerName = object.ownerName ?? "";
+    return message;
+  },
 };
 
 function createBaseActorRequest(): ActorRequest {
@@ -1913,6 +2084,15 @@ export const ActorRequest: MessageFns<ActorRequest> = {
       obj.actor = Actor.toJSON(message.actor);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ActorRequest>): ActorRequest {
+    return ActorRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ActorRequest>): ActorRequest {
+    const message = createBaseActorRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
   },
 };
 
@@ -2100,6 +2280,22 @@ export const Project: MessageFns<Project> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Project>): Project {
+    return Project.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Project>): Project {
+    const message = createBaseProject();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.status = object.status ?? "";
+    message.settings = object.settings ?? undefined;
+    message.totalMonthlySpend = object.totalMonthlySpend ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.organizationId = object.organizationId ?? 0;
+    return message;
+  },
 };
 
 function createBaseProjectList(): ProjectList {
@@ -2159,6 +2355,15 @@ export const ProjectList: MessageFns<ProjectList> = {
       obj.projects = message.projects.map((e) => Project.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ProjectList>): ProjectList {
+    return ProjectList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectList>): ProjectList {
+    const message = createBaseProjectList();
+    message.projects = object.projects?.map((e) => Project.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2265,6 +2470,18 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CreateProjectRequest>): CreateProjectRequest {
+    return CreateProjectRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateProjectRequest>): CreateProjectRequest {
+    const message = createBaseCreateProjectRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.settings = object.settings ?? undefined;
+    return message;
+  },
 };
 
 function createBaseProjectRef(): ProjectRef {
@@ -2343,6 +2560,16 @@ export const ProjectRef: MessageFns<ProjectRef> = {
       obj.projectId = Math.round(message.projectId);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ProjectRef>): ProjectRef {
+    return ProjectRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectRef>): ProjectRef {
+    const message = createBaseProjectRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    return message;
   },
 };
 
@@ -2490,6 +2717,20 @@ export const UpdateProjectRequest: MessageFns<UpdateProjectRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<UpdateProjectRequest>): UpdateProjectRequest {
+    return UpdateProjectRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateProjectRequest>): UpdateProjectRequest {
+    const message = createBaseUpdateProjectRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.name = object.name ?? undefined;
+    message.description = object.description ?? undefined;
+    message.status = object.status ?? undefined;
+    message.settings = object.settings ?? undefined;
+    return message;
+  },
 };
 
 function createBaseProjectPolicy(): ProjectPolicy {
@@ -2566,6 +2807,18 @@ export const ProjectPolicy: MessageFns<ProjectPolicy> = {
       obj.models = message.models.map((e) => ModelDefinition.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ProjectPolicy>): ProjectPolicy {
+    return ProjectPolicy.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectPolicy>): ProjectPolicy {
+    const message = createBaseProjectPolicy();
+    message.project = (object.project !== undefined && object.project !== null)
+      ? Project.fromPartial(object.project)
+      : undefined;
+    message.models = object.models?.map((e) => ModelDefinition.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -2933,6 +3186,31 @@ export const ModelDefinition: MessageFns<ModelDefinition> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ModelDefinition>): ModelDefinition {
+    return ModelDefinition.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelDefinition>): ModelDefinition {
+    const message = createBaseModelDefinition();
+    message.id = object.id ?? 0;
+    message.projectId = object.projectId ?? 0;
+    message.name = object.name ?? "";
+    message.identifier = object.identifier ?? "";
+    message.provider = object.provider ?? "";
+    message.baseUrl = object.baseUrl ?? "";
+    message.hasApiKey = object.hasApiKey ?? false;
+    message.isPublic = object.isPublic ?? false;
+    message.inputCostPer1k = object.inputCostPer1k ?? 0;
+    message.outputCostPer1k = object.outputCostPer1k ?? 0;
+    message.dataRetentionDays = object.dataRetentionDays ?? 0;
+    message.regionRestriction = object.regionRestriction ?? "";
+    message.currency = object.currency ?? "";
+    message.additionalConfig = object.additionalConfig ?? undefined;
+    message.fallbackIdentifier = object.fallbackIdentifier ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
 };
 
 function createBaseModelList(): ModelList {
@@ -2994,6 +3272,15 @@ export const ModelList: MessageFns<ModelList> = {
       obj.models = message.models.map((e) => ModelDefinition.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ModelList>): ModelList {
+    return ModelList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelList>): ModelList {
+    const message = createBaseModelList();
+    message.models = object.models?.map((e) => ModelDefinition.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3108,6 +3395,18 @@ export const UpsertModelRequest: MessageFns<UpsertModelRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<UpsertModelRequest>): UpsertModelRequest {
+    return UpsertModelRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpsertModelRequest>): UpsertModelRequest {
+    const message = createBaseUpsertModelRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.modelId = object.modelId ?? 0;
+    message.fields = object.fields ?? undefined;
+    return message;
+  },
 };
 
 function createBaseModelRef(): ModelRef {
@@ -3206,6 +3505,17 @@ export const ModelRef: MessageFns<ModelRef> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ModelRef>): ModelRef {
+    return ModelRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelRef>): ModelRef {
+    const message = createBaseModelRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.modelId = object.modelId ?? 0;
+    return message;
+  },
 };
 
 function createBaseResolveModelCredentialsRequest(): ResolveModelCredentialsRequest {
@@ -3287,6 +3597,16 @@ export const ResolveModelCredentialsRequest: MessageFns<ResolveModelCredentialsR
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ResolveModelCredentialsRequest>): ResolveModelCredentialsRequest {
+    return ResolveModelCredentialsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResolveModelCredentialsRequest>): ResolveModelCredentialsRequest {
+    const message = createBaseResolveModelCredentialsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.identifiers = object.identifiers?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseModelCredentials(): ModelCredentials {
@@ -3348,6 +3668,15 @@ export const ModelCredentials: MessageFns<ModelCredentials> = {
       obj.models = message.models.map((e) => ModelWithSecret.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ModelCredentials>): ModelCredentials {
+    return ModelCredentials.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelCredentials>): ModelCredentials {
+    const message = createBaseModelCredentials();
+    message.models = object.models?.map((e) => ModelWithSecret.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3427,6 +3756,18 @@ export const ModelWithSecret: MessageFns<ModelWithSecret> = {
       obj.apiKey = message.apiKey;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ModelWithSecret>): ModelWithSecret {
+    return ModelWithSecret.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ModelWithSecret>): ModelWithSecret {
+    const message = createBaseModelWithSecret();
+    message.model = (object.model !== undefined && object.model !== null)
+      ? ModelDefinition.fromPartial(object.model)
+      : undefined;
+    message.apiKey = object.apiKey ?? "";
+    return message;
   },
 };
 
@@ -3698,6 +4039,26 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ApiKey>): ApiKey {
+    return ApiKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApiKey>): ApiKey {
+    const message = createBaseApiKey();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.masked = object.masked ?? "";
+    message.status = object.status ?? "";
+    message.hourlyLimit = object.hourlyLimit ?? undefined;
+    message.projectId = object.projectId ?? 0;
+    message.projectName = object.projectName ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.loopInterventionCount = object.loopInterventionCount ?? 0;
+    message.lastUsed = object.lastUsed ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.loopGuardExempt = object.loopGuardExempt ?? false;
+    return message;
+  },
 };
 
 function createBaseApiKeyList(): ApiKeyList {
@@ -3755,6 +4116,15 @@ export const ApiKeyList: MessageFns<ApiKeyList> = {
       obj.keys = message.keys.map((e) => ApiKey.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ApiKeyList>): ApiKeyList {
+    return ApiKeyList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApiKeyList>): ApiKeyList {
+    const message = createBaseApiKeyList();
+    message.keys = object.keys?.map((e) => ApiKey.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -3914,6 +4284,20 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CreateKeyRequest>): CreateKeyRequest {
+    return CreateKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateKeyRequest>): CreateKeyRequest {
+    const message = createBaseCreateKeyRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.name = object.name ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.hourlyLimit = object.hourlyLimit ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.loopGuardExempt = object.loopGuardExempt ?? false;
+    return message;
+  },
 };
 
 function createBaseApiKeyCreated(): ApiKeyCreated {
@@ -3992,6 +4376,16 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
       obj.rawKey = message.rawKey;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ApiKeyCreated>): ApiKeyCreated {
+    return ApiKeyCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApiKeyCreated>): ApiKeyCreated {
+    const message = createBaseApiKeyCreated();
+    message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
+    message.rawKey = object.rawKey ?? "";
+    return message;
   },
 };
 
@@ -4125,6 +4519,19 @@ export const UpdateKeyRequest: MessageFns<UpdateKeyRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<UpdateKeyRequest>): UpdateKeyRequest {
+    return UpdateKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateKeyRequest>): UpdateKeyRequest {
+    const message = createBaseUpdateKeyRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.keyId = object.keyId ?? "";
+    message.status = object.status ?? undefined;
+    message.hourlyLimit = object.hourlyLimit ?? undefined;
+    message.clearHourlyLimit = object.clearHourlyLimit ?? false;
+    return message;
+  },
 };
 
 function createBaseKeyRef(): KeyRef {
@@ -4203,6 +4610,16 @@ export const KeyRef: MessageFns<KeyRef> = {
       obj.keyId = message.keyId;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<KeyRef>): KeyRef {
+    return KeyRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeyRef>): KeyRef {
+    const message = createBaseKeyRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.keyId = object.keyId ?? "";
+    return message;
   },
 };
 
@@ -4301,6 +4718,17 @@ export const VerifyApiKeyRequest: MessageFns<VerifyApiKeyRequest> = {
       obj.userAgent = message.userAgent;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<VerifyApiKeyRequest>): VerifyApiKeyRequest {
+    return VerifyApiKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifyApiKeyRequest>): VerifyApiKeyRequest {
+    const message = createBaseVerifyApiKeyRequest();
+    message.rawKey = object.rawKey ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
   },
 };
 
@@ -4564,6 +4992,25 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<KeyPrincipal>): KeyPrincipal {
+    return KeyPrincipal.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeyPrincipal>): KeyPrincipal {
+    const message = createBaseKeyPrincipal();
+    message.keyId = object.keyId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.organizationId = object.organizationId ?? 0;
+    message.status = object.status ?? "";
+    message.hourlyLimit = object.hourlyLimit ?? undefined;
+    message.loopGuardExempt = object.loopGuardExempt ?? false;
+    message.projectStatus = object.projectStatus ?? "";
+    message.monthlyBudgetUsd = object.monthlyBudgetUsd ?? undefined;
+    message.cacheTtlMs = object.cacheTtlMs ?? 0;
+    message.projectMonthlySpendUsd = object.projectMonthlySpendUsd ?? 0;
+    message.blockedIps = object.blockedIps?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseRecordKeyTripRequest(): RecordKeyTripRequest {
@@ -4677,6 +5124,18 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<RecordKeyTripRequest>): RecordKeyTripRequest {
+    return RecordKeyTripRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordKeyTripRequest>): RecordKeyTripRequest {
+    const message = createBaseRecordKeyTripRequest();
+    message.keyId = object.keyId ?? "";
+    message.status = object.status ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
+  },
 };
 
 function createBaseTouchKeysRequest(): TouchKeysRequest {
@@ -4772,6 +5231,23 @@ export const TouchKeysRequest: MessageFns<TouchKeysRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<TouchKeysRequest>): TouchKeysRequest {
+    return TouchKeysRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TouchKeysRequest>): TouchKeysRequest {
+    const message = createBaseTouchKeysRequest();
+    message.lastUsed = (globalThis.Object.entries(object.lastUsed ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
 };
 
 function createBaseTouchKeysRequest_LastUsedEntry(): TouchKeysRequest_LastUsedEntry {
@@ -4846,6 +5322,16 @@ export const TouchKeysRequest_LastUsedEntry: MessageFns<TouchKeysRequest_LastUse
       obj.value = message.value;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<TouchKeysRequest_LastUsedEntry>): TouchKeysRequest_LastUsedEntry {
+    return TouchKeysRequest_LastUsedEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TouchKeysRequest_LastUsedEntry>): TouchKeysRequest_LastUsedEntry {
+    const message = createBaseTouchKeysRequest_LastUsedEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
   },
 };
 
@@ -4990,6 +5476,20 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<AuditEvent>): AuditEvent {
+    return AuditEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditEvent>): AuditEvent {
+    const message = createBaseAuditEvent();
+    message.id = object.id ?? 0;
+    message.event = object.event ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.metadata = object.metadata ?? undefined;
+    message.occurredAt = object.occurredAt ?? "";
+    return message;
+  },
 };
 
 function createBaseAuditEventList(): AuditEventList {
@@ -5049,6 +5549,15 @@ export const AuditEventList: MessageFns<AuditEventList> = {
       obj.events = message.events.map((e) => AuditEvent.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<AuditEventList>): AuditEventList {
+    return AuditEventList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditEventList>): AuditEventList {
+    const message = createBaseAuditEventList();
+    message.events = object.events?.map((e) => AuditEvent.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -5178,6 +5687,19 @@ export const PerimeterBlockRequest: MessageFns<PerimeterBlockRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<PerimeterBlockRequest>): PerimeterBlockRequest {
+    return PerimeterBlockRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PerimeterBlockRequest>): PerimeterBlockRequest {
+    const message = createBasePerimeterBlockRequest();
+    message.cause = object.cause ?? "";
+    message.keyId = object.keyId ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.path = object.path ?? "";
+    return message;
+  },
 };
 
 function createBaseUpdateBlockedIpsRequest(): UpdateBlockedIpsRequest {
@@ -5253,6 +5775,16 @@ export const UpdateBlockedIpsRequest: MessageFns<UpdateBlockedIpsRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<UpdateBlockedIpsRequest>): UpdateBlockedIpsRequest {
+    return UpdateBlockedIpsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateBlockedIpsRequest>): UpdateBlockedIpsRequest {
+    const message = createBaseUpdateBlockedIpsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.ips = object.ips?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseBlockedIps(): BlockedIps {
@@ -5310,6 +5842,15 @@ export const BlockedIps: MessageFns<BlockedIps> = {
       obj.ips = message.ips;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<BlockedIps>): BlockedIps {
+    return BlockedIps.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlockedIps>): BlockedIps {
+    const message = createBaseBlockedIps();
+    message.ips = object.ips?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -6200,6 +6741,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -6224,4 +6773,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

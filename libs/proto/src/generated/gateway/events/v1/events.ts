@@ -222,6 +222,17 @@ export const EventMeta: MessageFns<EventMeta> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<EventMeta>): EventMeta {
+    return EventMeta.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EventMeta>): EventMeta {
+    const message = createBaseEventMeta();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.traceparent = object.traceparent ?? "";
+    return message;
+  },
 };
 
 function createBaseTraceCreated(): TraceCreated {
@@ -368,6 +379,20 @@ export const TraceCreated: MessageFns<TraceCreated> = {
       obj.createdAt = message.createdAt;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<TraceCreated>): TraceCreated {
+    return TraceCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TraceCreated>): TraceCreated {
+    const message = createBaseTraceCreated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.traceId = object.traceId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.status = object.status ?? "";
+    message.revenue = object.revenue ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    return message;
   },
 };
 
@@ -879,6 +904,39 @@ export const StepRecorded: MessageFns<StepRecorded> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<StepRecorded>): StepRecorded {
+    return StepRecorded.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepRecorded>): StepRecorded {
+    const message = createBaseStepRecorded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.traceId = object.traceId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.stepId = object.stepId ?? 0;
+    message.type = object.type ?? "";
+    message.parentStepId = object.parentStepId ?? undefined;
+    message.model = object.model ?? "";
+    message.tier = object.tier ?? "";
+    message.infrastructure = object.infrastructure ?? "";
+    message.cost = object.cost ?? 0;
+    message.latencyMs = object.latencyMs ?? 0;
+    message.promptTokens = object.promptTokens ?? 0;
+    message.completionTokens = object.completionTokens ?? 0;
+    message.toolLatencyMs = object.toolLatencyMs ?? undefined;
+    message.toolName = object.toolName ?? "";
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.toolFidelityScore = object.toolFidelityScore ?? undefined;
+    message.blockedReason = object.blockedReason ?? "";
+    message.outputChars = object.outputChars ?? 0;
+    message.refusal = object.refusal ?? false;
+    message.intent = object.intent ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.error = object.error ?? "";
+    return message;
+  },
 };
 
 function createBaseTraceCompleted(): TraceCompleted {
@@ -1333,6 +1391,35 @@ export const TraceCompleted: MessageFns<TraceCompleted> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<TraceCompleted>): TraceCompleted {
+    return TraceCompleted.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TraceCompleted>): TraceCompleted {
+    const message = createBaseTraceCompleted();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.traceId = object.traceId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.status = object.status ?? "";
+    message.totalCost = object.totalCost ?? 0;
+    message.revenue = object.revenue ?? 0;
+    message.totalLatencyMs = object.totalLatencyMs ?? 0;
+    message.optimizationGrade = object.optimizationGrade ?? "";
+    message.gradeOverall = object.gradeOverall ?? "";
+    message.gradeWaste = object.gradeWaste ?? "";
+    message.gradeLatency = object.gradeLatency ?? "";
+    message.chainDepth = object.chainDepth ?? 0;
+    message.stallProbability = object.stallProbability ?? 0;
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.toolFidelityScore = object.toolFidelityScore ?? 0;
+    message.modelsUsed = object.modelsUsed?.map((e) => e) || [];
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? "";
+    message.sourceTraceId = object.sourceTraceId ?? "";
+    return message;
+  },
 };
 
 function createBaseAuditRecorded(): AuditRecorded {
@@ -1475,6 +1562,20 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
       obj.metadata = message.metadata;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<AuditRecorded>): AuditRecorded {
+    return AuditRecorded.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditRecorded>): AuditRecorded {
+    const message = createBaseAuditRecorded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.organizationId = object.organizationId ?? 0;
+    message.event = object.event ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.metadata = object.metadata ?? undefined;
+    return message;
   },
 };
 
@@ -1627,6 +1728,20 @@ export const KeyChanged: MessageFns<KeyChanged> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<KeyChanged>): KeyChanged {
+    return KeyChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeyChanged>): KeyChanged {
+    const message = createBaseKeyChanged();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.keyId = object.keyId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.status = object.status ?? "";
+    message.hourlyLimit = object.hourlyLimit ?? undefined;
+    message.loopInterventionCount = object.loopInterventionCount ?? 0;
+    return message;
+  },
 };
 
 function createBaseProjectChanged(): ProjectChanged {
@@ -1739,6 +1854,18 @@ export const ProjectChanged: MessageFns<ProjectChanged> = {
       obj.change = message.change;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ProjectChanged>): ProjectChanged {
+    return ProjectChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectChanged>): ProjectChanged {
+    const message = createBaseProjectChanged();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.organizationId = object.organizationId ?? 0;
+    message.change = object.change ?? "";
+    return message;
   },
 };
 
@@ -1872,11 +1999,32 @@ export const ReplayRequested: MessageFns<ReplayRequested> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ReplayRequested>): ReplayRequested {
+    return ReplayRequested.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayRequested>): ReplayRequested {
+    const message = createBaseReplayRequested();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.jobId = object.jobId ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.overrides = object.overrides ?? undefined;
+    return message;
+  },
 };
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -1902,4 +2050,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

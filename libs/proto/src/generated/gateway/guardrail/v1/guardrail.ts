@@ -197,6 +197,18 @@ export const Policy: MessageFns<Policy> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Policy>): Policy {
+    return Policy.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Policy>): Policy {
+    const message = createBasePolicy();
+    message.riskThreshold = object.riskThreshold ?? undefined;
+    message.blockedTerms = object.blockedTerms?.map((e) => e) || [];
+    message.blockedPatterns = object.blockedPatterns?.map((e) => e) || [];
+    message.blockedTopics = object.blockedTopics?.map((e) => e) || [];
+    return message;
+  },
 };
 
 function createBaseCheckRequest(): CheckRequest {
@@ -306,6 +318,20 @@ export const CheckRequest: MessageFns<CheckRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CheckRequest>): CheckRequest {
+    return CheckRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckRequest>): CheckRequest {
+    const message = createBaseCheckRequest();
+    message.text = object.text ?? "";
+    message.policy = (object.policy !== undefined && object.policy !== null)
+      ? Policy.fromPartial(object.policy)
+      : undefined;
+    message.direction = object.direction ?? "";
+    message.projectId = object.projectId ?? 0;
+    return message;
+  },
 };
 
 function createBasePiiEntity(): PiiEntity {
@@ -410,6 +436,18 @@ export const PiiEntity: MessageFns<PiiEntity> = {
       obj.confidence = floatToJson(message.confidence);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<PiiEntity>): PiiEntity {
+    return PiiEntity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PiiEntity>): PiiEntity {
+    const message = createBasePiiEntity();
+    message.type = object.type ?? "";
+    message.start = object.start ?? 0;
+    message.end = object.end ?? 0;
+    message.confidence = object.confidence ?? 0;
+    return message;
   },
 };
 
@@ -549,6 +587,20 @@ export const Finding: MessageFns<Finding> = {
       obj.family = message.family;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Finding>): Finding {
+    return Finding.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Finding>): Finding {
+    const message = createBaseFinding();
+    message.category = object.category ?? "";
+    message.ruleId = object.ruleId ?? "";
+    message.start = object.start ?? 0;
+    message.end = object.end ?? 0;
+    message.confidence = object.confidence ?? 0;
+    message.family = object.family ?? "";
+    return message;
   },
 };
 
@@ -780,6 +832,24 @@ export const CheckResponse: MessageFns<CheckResponse> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CheckResponse>): CheckResponse {
+    return CheckResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckResponse>): CheckResponse {
+    const message = createBaseCheckResponse();
+    message.allowed = object.allowed ?? false;
+    message.reason = object.reason ?? "";
+    message.riskScore = object.riskScore ?? 0;
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.policyViolation = object.policyViolation ?? false;
+    message.piiEntities = object.piiEntities?.map((e) => PiiEntity.fromPartial(e)) || [];
+    message.findings = object.findings?.map((e) => Finding.fromPartial(e)) || [];
+    message.obfuscated = object.obfuscated ?? false;
+    return message;
+  },
 };
 
 /** Stateless safety checks: PII, prompt injection, secret leakage and policy rules. */
@@ -831,6 +901,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -851,4 +929,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

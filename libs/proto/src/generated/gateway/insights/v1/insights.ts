@@ -114,6 +114,15 @@ export const ProjectInsightsRequest: MessageFns<ProjectInsightsRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ProjectInsightsRequest>): ProjectInsightsRequest {
+    return ProjectInsightsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectInsightsRequest>): ProjectInsightsRequest {
+    const message = createBaseProjectInsightsRequest();
+    message.projectId = object.projectId ?? 0;
+    return message;
+  },
 };
 
 function createBaseInsight(): Insight {
@@ -261,6 +270,20 @@ export const Insight: MessageFns<Insight> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Insight>): Insight {
+    return Insight.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Insight>): Insight {
+    const message = createBaseInsight();
+    message.id = object.id ?? 0;
+    message.insightType = object.insightType ?? "";
+    message.status = object.status ?? "";
+    message.data = object.data ?? undefined;
+    message.estimatedSavingsUsd = object.estimatedSavingsUsd ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
 };
 
 function createBaseInsightList(): InsightList {
@@ -321,6 +344,15 @@ export const InsightList: MessageFns<InsightList> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<InsightList>): InsightList {
+    return InsightList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InsightList>): InsightList {
+    const message = createBaseInsightList();
+    message.insights = object.insights?.map((e) => Insight.fromPartial(e)) || [];
+    return message;
+  },
 };
 
 function createBaseRefreshResponse(): RefreshResponse {
@@ -378,6 +410,15 @@ export const RefreshResponse: MessageFns<RefreshResponse> = {
       obj.computed = Math.round(message.computed);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<RefreshResponse>): RefreshResponse {
+    return RefreshResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefreshResponse>): RefreshResponse {
+    const message = createBaseRefreshResponse();
+    message.computed = object.computed ?? 0;
+    return message;
   },
 };
 
@@ -461,6 +502,16 @@ export const DismissInsightRequest: MessageFns<DismissInsightRequest> = {
       obj.insightId = Math.round(message.insightId);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<DismissInsightRequest>): DismissInsightRequest {
+    return DismissInsightRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DismissInsightRequest>): DismissInsightRequest {
+    const message = createBaseDismissInsightRequest();
+    message.projectId = object.projectId ?? 0;
+    message.insightId = object.insightId ?? 0;
+    return message;
   },
 };
 
@@ -566,6 +617,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -590,4 +649,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

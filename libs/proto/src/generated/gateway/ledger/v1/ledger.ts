@@ -399,6 +399,20 @@ export const CreateTraceRequest: MessageFns<CreateTraceRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CreateTraceRequest>): CreateTraceRequest {
+    return CreateTraceRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTraceRequest>): CreateTraceRequest {
+    const message = createBaseCreateTraceRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.metadata = object.metadata ?? undefined;
+    message.revenue = object.revenue ?? undefined;
+    message.status = object.status ?? "";
+    message.sourceTraceId = object.sourceTraceId ?? "";
+    return message;
+  },
 };
 
 function createBaseTrace(): Trace {
@@ -569,6 +583,21 @@ export const Trace: MessageFns<Trace> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Trace>): Trace {
+    return Trace.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Trace>): Trace {
+    const message = createBaseTrace();
+    message.id = object.id ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.status = object.status ?? "";
+    message.metadata = object.metadata ?? undefined;
+    message.revenue = object.revenue ?? undefined;
+    message.createdAt = object.createdAt ?? "";
+    message.completedAt = object.completedAt ?? undefined;
+    return message;
+  },
 };
 
 function createBaseTraceRef(): TraceRef {
@@ -666,6 +695,17 @@ export const TraceRef: MessageFns<TraceRef> = {
       obj.traceId = message.traceId;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<TraceRef>): TraceRef {
+    return TraceRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TraceRef>): TraceRef {
+    const message = createBaseTraceRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    return message;
   },
 };
 
@@ -1107,6 +1147,49 @@ export const Summary: MessageFns<Summary> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Summary>): Summary {
+    return Summary.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Summary>): Summary {
+    const message = createBaseSummary();
+    message.totalLatencyMs = object.totalLatencyMs ?? 0;
+    message.totalCost = object.totalCost ?? 0;
+    message.revenue = object.revenue ?? 0;
+    message.grossMargin = object.grossMargin ?? 0;
+    message.latencyP50 = object.latencyP50 ?? 0;
+    message.latencyP95 = object.latencyP95 ?? 0;
+    message.latencyP99 = object.latencyP99 ?? 0;
+    message.optimizationGrade = object.optimizationGrade ?? "";
+    message.grades = (object.grades !== undefined && object.grades !== null)
+      ? Grades.fromPartial(object.grades)
+      : undefined;
+    message.stepCount = object.stepCount ?? 0;
+    message.chainDepth = object.chainDepth ?? 0;
+    message.toolOverheadMs = object.toolOverheadMs ?? undefined;
+    message.stallProbability = object.stallProbability ?? 0;
+    message.byModel = (globalThis.Object.entries(object.byModel ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.byInfrastructure = (globalThis.Object.entries(object.byInfrastructure ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.gradeFindings = object.gradeFindings?.map((e) => e) || [];
+    message.stallFlagged = object.stallFlagged ?? false;
+    return message;
+  },
 };
 
 function createBaseSummary_ByModelEntry(): Summary_ByModelEntry {
@@ -1182,6 +1265,16 @@ export const Summary_ByModelEntry: MessageFns<Summary_ByModelEntry> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Summary_ByModelEntry>): Summary_ByModelEntry {
+    return Summary_ByModelEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Summary_ByModelEntry>): Summary_ByModelEntry {
+    const message = createBaseSummary_ByModelEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
 };
 
 function createBaseSummary_ByInfrastructureEntry(): Summary_ByInfrastructureEntry {
@@ -1256,6 +1349,16 @@ export const Summary_ByInfrastructureEntry: MessageFns<Summary_ByInfrastructureE
       obj.value = floatToJson(message.value);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Summary_ByInfrastructureEntry>): Summary_ByInfrastructureEntry {
+    return Summary_ByInfrastructureEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Summary_ByInfrastructureEntry>): Summary_ByInfrastructureEntry {
+    const message = createBaseSummary_ByInfrastructureEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
   },
 };
 
@@ -1346,6 +1449,17 @@ export const Grades: MessageFns<Grades> = {
       obj.latency = message.latency;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Grades>): Grades {
+    return Grades.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Grades>): Grades {
+    const message = createBaseGrades();
+    message.overall = object.overall ?? "";
+    message.waste = object.waste ?? "";
+    message.latency = object.latency ?? "";
+    return message;
   },
 };
 
@@ -1493,6 +1607,19 @@ export const Security: MessageFns<Security> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Security>): Security {
+    return Security.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Security>): Security {
+    const message = createBaseSecurity();
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.toolFidelityScore = object.toolFidelityScore ?? 0;
+    message.shadowScore = object.shadowScore ?? undefined;
+    return message;
+  },
 };
 
 function createBaseRoutingDecision(): RoutingDecision {
@@ -1567,6 +1694,16 @@ export const RoutingDecision: MessageFns<RoutingDecision> = {
       obj.model = message.model;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<RoutingDecision>): RoutingDecision {
+    return RoutingDecision.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoutingDecision>): RoutingDecision {
+    const message = createBaseRoutingDecision();
+    message.tier = object.tier ?? "";
+    message.model = object.model ?? "";
+    return message;
   },
 };
 
@@ -1691,6 +1828,25 @@ export const TraceDetail: MessageFns<TraceDetail> = {
       obj.steps = message.steps.map((e) => Step.toJSON(e));
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<TraceDetail>): TraceDetail {
+    return TraceDetail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TraceDetail>): TraceDetail {
+    const message = createBaseTraceDetail();
+    message.trace = (object.trace !== undefined && object.trace !== null) ? Trace.fromPartial(object.trace) : undefined;
+    message.summary = (object.summary !== undefined && object.summary !== null)
+      ? Summary.fromPartial(object.summary)
+      : undefined;
+    message.security = (object.security !== undefined && object.security !== null)
+      ? Security.fromPartial(object.security)
+      : undefined;
+    message.routingDecision = (object.routingDecision !== undefined && object.routingDecision !== null)
+      ? RoutingDecision.fromPartial(object.routingDecision)
+      : undefined;
+    message.steps = object.steps?.map((e) => Step.fromPartial(e)) || [];
+    return message;
   },
 };
 
@@ -1820,6 +1976,19 @@ export const ListTracesRequest: MessageFns<ListTracesRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ListTracesRequest>): ListTracesRequest {
+    return ListTracesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTracesRequest>): ListTracesRequest {
+    const message = createBaseListTracesRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.page = object.page ?? 0;
+    message.perPage = object.perPage ?? 0;
+    message.status = object.status ?? "";
+    return message;
+  },
 };
 
 function createBaseTracePage(): TracePage {
@@ -1948,6 +2117,19 @@ export const TracePage: MessageFns<TracePage> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<TracePage>): TracePage {
+    return TracePage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TracePage>): TracePage {
+    const message = createBaseTracePage();
+    message.traces = object.traces?.map((e) => Trace.fromPartial(e)) || [];
+    message.page = object.page ?? 0;
+    message.perPage = object.perPage ?? 0;
+    message.total = object.total ?? 0;
+    message.totalPages = object.totalPages ?? 0;
+    return message;
+  },
 };
 
 function createBaseToolCall(): ToolCall {
@@ -2037,6 +2219,17 @@ export const ToolCall: MessageFns<ToolCall> = {
       obj.arguments = message.arguments;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ToolCall>): ToolCall {
+    return ToolCall.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ToolCall>): ToolCall {
+    const message = createBaseToolCall();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.arguments = object.arguments ?? undefined;
+    return message;
   },
 };
 
@@ -2648,6 +2841,44 @@ export const RecordStepRequest: MessageFns<RecordStepRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<RecordStepRequest>): RecordStepRequest {
+    return RecordStepRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordStepRequest>): RecordStepRequest {
+    const message = createBaseRecordStepRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.type = object.type ?? "";
+    message.parentStepId = object.parentStepId ?? undefined;
+    message.input = object.input ?? "";
+    message.output = object.output === undefined ? undefined : object.output;
+    message.model = object.model ?? "";
+    message.tier = object.tier ?? "";
+    message.cost = object.cost ?? 0;
+    message.latencyMs = object.latencyMs ?? 0;
+    message.promptTokens = object.promptTokens ?? 0;
+    message.completionTokens = object.completionTokens ?? 0;
+    message.cachedTokens = object.cachedTokens ?? 0;
+    message.blockedReason = object.blockedReason ?? "";
+    message.toolCalls = object.toolCalls?.map((e) => ToolCall.fromPartial(e)) || [];
+    message.toolName = object.toolName ?? "";
+    message.toolLatencyMs = object.toolLatencyMs ?? undefined;
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.riskScore = object.riskScore ?? 0;
+    message.toolFidelityScore = object.toolFidelityScore ?? undefined;
+    message.error = object.error ?? "";
+    message.infrastructure = object.infrastructure ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.offeredTools = object.offeredTools ?? undefined;
+    message.startedAt = object.startedAt ?? "";
+    message.conversationJson = object.conversationJson ?? "";
+    message.retentionDays = object.retentionDays ?? 0;
+    return message;
+  },
 };
 
 function createBaseStep(): Step {
@@ -3238,6 +3469,43 @@ export const Step: MessageFns<Step> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<Step>): Step {
+    return Step.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Step>): Step {
+    const message = createBaseStep();
+    message.id = object.id ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.type = object.type ?? "";
+    message.parentStepId = object.parentStepId ?? undefined;
+    message.input = object.input ?? "";
+    message.output = object.output === undefined ? undefined : object.output;
+    message.model = object.model ?? "";
+    message.tier = object.tier ?? "";
+    message.cost = object.cost ?? 0;
+    message.latencyMs = object.latencyMs ?? 0;
+    message.promptTokens = object.promptTokens ?? 0;
+    message.completionTokens = object.completionTokens ?? 0;
+    message.blockedReason = object.blockedReason ?? "";
+    message.toolCalls = object.toolCalls?.map((e) => ToolCall.fromPartial(e)) || [];
+    message.toolName = object.toolName ?? "";
+    message.toolLatencyMs = object.toolLatencyMs ?? undefined;
+    message.error = object.error ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.conversationJson = object.conversationJson ?? "";
+    message.offeredTools = object.offeredTools ?? undefined;
+    message.infrastructure = object.infrastructure ?? "";
+    message.cachedTokens = object.cachedTokens ?? 0;
+    message.toolFidelityScore = object.toolFidelityScore ?? undefined;
+    message.piiDetected = object.piiDetected ?? false;
+    message.injectionAttempt = object.injectionAttempt ?? false;
+    message.secretLeaked = object.secretLeaked ?? false;
+    message.riskScore = object.riskScore ?? 0;
+    message.startedAt = object.startedAt ?? "";
+    message.retentionUntil = object.retentionUntil ?? "";
+    return message;
+  },
 };
 
 function createBaseStepRef(): StepRef {
@@ -3355,6 +3623,18 @@ export const StepRef: MessageFns<StepRef> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<StepRef>): StepRef {
+    return StepRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepRef>): StepRef {
+    const message = createBaseStepRef();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.stepId = object.stepId ?? 0;
+    return message;
+  },
 };
 
 function createBaseProjectDataRef(): ProjectDataRef {
@@ -3418,6 +3698,15 @@ export const ProjectDataRef: MessageFns<ProjectDataRef> = {
       obj.projectId = Math.round(message.projectId);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ProjectDataRef>): ProjectDataRef {
+    return ProjectDataRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProjectDataRef>): ProjectDataRef {
+    const message = createBaseProjectDataRef();
+    message.projectId = object.projectId ?? 0;
+    return message;
   },
 };
 
@@ -3501,6 +3790,16 @@ export const DeleteProjectDataResponse: MessageFns<DeleteProjectDataResponse> = 
       obj.stepsDeleted = Math.round(message.stepsDeleted);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<DeleteProjectDataResponse>): DeleteProjectDataResponse {
+    return DeleteProjectDataResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteProjectDataResponse>): DeleteProjectDataResponse {
+    const message = createBaseDeleteProjectDataResponse();
+    message.tracesDeleted = object.tracesDeleted ?? 0;
+    message.stepsDeleted = object.stepsDeleted ?? 0;
+    return message;
   },
 };
 
@@ -3700,6 +3999,22 @@ export const ShadowResultRequest: MessageFns<ShadowResultRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ShadowResultRequest>): ShadowResultRequest {
+    return ShadowResultRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShadowResultRequest>): ShadowResultRequest {
+    const message = createBaseShadowResultRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.stepId = object.stepId ?? 0;
+    message.shadowModel = object.shadowModel ?? "";
+    message.score = object.score ?? 0;
+    message.shadowCost = object.shadowCost ?? 0;
+    message.shadowLatencyMs = object.shadowLatencyMs ?? 0;
+    return message;
+  },
 };
 
 function createBaseShadowResult(): ShadowResult {
@@ -3888,6 +4203,22 @@ export const ShadowResult: MessageFns<ShadowResult> = {
       obj.createdAt = message.createdAt;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ShadowResult>): ShadowResult {
+    return ShadowResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShadowResult>): ShadowResult {
+    const message = createBaseShadowResult();
+    message.id = object.id ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.stepId = object.stepId ?? 0;
+    message.shadowModel = object.shadowModel ?? "";
+    message.score = object.score ?? 0;
+    message.shadowCost = object.shadowCost ?? 0;
+    message.shadowLatencyMs = object.shadowLatencyMs ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    return message;
   },
 };
 
@@ -4144,6 +4475,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -4168,4 +4507,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

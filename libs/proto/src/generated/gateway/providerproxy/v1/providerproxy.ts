@@ -180,6 +180,17 @@ export const ToolCall: MessageFns<ToolCall> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ToolCall>): ToolCall {
+    return ToolCall.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ToolCall>): ToolCall {
+    const message = createBaseToolCall();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.arguments = object.arguments ?? undefined;
+    return message;
+  },
 };
 
 function createBaseChatMessage(): ChatMessage {
@@ -307,6 +318,19 @@ export const ChatMessage: MessageFns<ChatMessage> = {
       obj.name = message.name;
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ChatMessage>): ChatMessage {
+    return ChatMessage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChatMessage>): ChatMessage {
+    const message = createBaseChatMessage();
+    message.role = object.role ?? "";
+    message.content = object.content ?? "";
+    message.toolCalls = object.toolCalls?.map((e) => ToolCall.fromPartial(e)) || [];
+    message.toolCallId = object.toolCallId ?? "";
+    message.name = object.name ?? "";
+    return message;
   },
 };
 
@@ -461,6 +485,20 @@ export const CompletionRequest: MessageFns<CompletionRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CompletionRequest>): CompletionRequest {
+    return CompletionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompletionRequest>): CompletionRequest {
+    const message = createBaseCompletionRequest();
+    message.projectId = object.projectId ?? 0;
+    message.modelPath = object.modelPath?.map((e) => e) || [];
+    message.messages = object.messages?.map((e) => ChatMessage.fromPartial(e)) || [];
+    message.tools = object.tools?.map((e) => e) || [];
+    message.maxTokens = object.maxTokens ?? undefined;
+    message.privateModelsOnly = object.privateModelsOnly ?? false;
+    return message;
+  },
 };
 
 function createBaseUsage(): Usage {
@@ -562,6 +600,17 @@ export const Usage: MessageFns<Usage> = {
       obj.cachedTokens = Math.round(message.cachedTokens);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<Usage>): Usage {
+    return Usage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Usage>): Usage {
+    const message = createBaseUsage();
+    message.promptTokens = object.promptTokens ?? 0;
+    message.completionTokens = object.completionTokens ?? 0;
+    message.cachedTokens = object.cachedTokens ?? 0;
+    return message;
   },
 };
 
@@ -777,6 +826,23 @@ export const CompletionResponse: MessageFns<CompletionResponse> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<CompletionResponse>): CompletionResponse {
+    return CompletionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompletionResponse>): CompletionResponse {
+    const message = createBaseCompletionResponse();
+    message.text = object.text ?? "";
+    message.toolCalls = object.toolCalls?.map((e) => ToolCall.fromPartial(e)) || [];
+    message.usage = (object.usage !== undefined && object.usage !== null) ? Usage.fromPartial(object.usage) : undefined;
+    message.costUsd = object.costUsd ?? 0;
+    message.modelUsed = object.modelUsed ?? "";
+    message.finishReason = object.finishReason ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.upstreamLatencyMs = object.upstreamLatencyMs ?? 0;
+    message.timeToFirstTokenMs = object.timeToFirstTokenMs ?? 0;
+    return message;
+  },
 };
 
 function createBaseStreamEvent(): StreamEvent {
@@ -871,6 +937,21 @@ export const StreamEvent: MessageFns<StreamEvent> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<StreamEvent>): StreamEvent {
+    return StreamEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StreamEvent>): StreamEvent {
+    const message = createBaseStreamEvent();
+    message.delta = object.delta ?? undefined;
+    message.toolCall = (object.toolCall !== undefined && object.toolCall !== null)
+      ? ToolCall.fromPartial(object.toolCall)
+      : undefined;
+    message.done = (object.done !== undefined && object.done !== null)
+      ? CompletionResponse.fromPartial(object.done)
+      : undefined;
+    return message;
+  },
 };
 
 /**
@@ -941,6 +1022,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -965,4 +1054,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

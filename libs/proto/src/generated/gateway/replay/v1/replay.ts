@@ -173,6 +173,18 @@ export const ReplayOverrides: MessageFns<ReplayOverrides> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ReplayOverrides>): ReplayOverrides {
+    return ReplayOverrides.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayOverrides>): ReplayOverrides {
+    const message = createBaseReplayOverrides();
+    message.forceModel = object.forceModel ?? undefined;
+    message.compareModels = object.compareModels?.map((e) => e) || [];
+    message.forceModels = object.forceModels?.map((e) => e) || [];
+    message.maxCost = object.maxCost ?? undefined;
+    return message;
+  },
 };
 
 function createBaseReplayRequest(): ReplayRequest {
@@ -285,6 +297,20 @@ export const ReplayRequest: MessageFns<ReplayRequest> = {
       obj.overrides = ReplayOverrides.toJSON(message.overrides);
     }
     return obj;
+  },
+
+  create(base?: DeepPartial<ReplayRequest>): ReplayRequest {
+    return ReplayRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayRequest>): ReplayRequest {
+    const message = createBaseReplayRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.projectId = object.projectId ?? 0;
+    message.traceId = object.traceId ?? "";
+    message.overrides = (object.overrides !== undefined && object.overrides !== null)
+      ? ReplayOverrides.fromPartial(object.overrides)
+      : undefined;
+    return message;
   },
 };
 
@@ -410,6 +436,19 @@ export const ReplayJob: MessageFns<ReplayJob> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ReplayJob>): ReplayJob {
+    return ReplayJob.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayJob>): ReplayJob {
+    const message = createBaseReplayJob();
+    message.jobId = object.jobId ?? "";
+    message.status = object.status ?? "";
+    message.cached = object.cached ?? false;
+    message.result = object.result ?? undefined;
+    message.error = object.error ?? "";
+    return message;
+  },
 };
 
 function createBaseReplayJobRef(): ReplayJobRef {
@@ -493,6 +532,16 @@ export const ReplayJobRef: MessageFns<ReplayJobRef> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<ReplayJobRef>): ReplayJobRef {
+    return ReplayJobRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReplayJobRef>): ReplayJobRef {
+    const message = createBaseReplayJobRef();
+    message.projectId = object.projectId ?? 0;
+    message.jobId = object.jobId ?? "";
+    return message;
+  },
 };
 
 /** Replays of recorded traces against other models; jobs run from a JetStream work queue. */
@@ -569,6 +618,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -593,4 +650,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

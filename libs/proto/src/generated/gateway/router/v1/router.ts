@@ -204,6 +204,20 @@ export const RouteRequest: MessageFns<RouteRequest> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<RouteRequest>): RouteRequest {
+    return RouteRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RouteRequest>): RouteRequest {
+    const message = createBaseRouteRequest();
+    message.projectId = object.projectId ?? 0;
+    message.input = object.input ?? "";
+    message.tools = object.tools?.map((e) => e) || [];
+    message.sensitive = object.sensitive ?? false;
+    message.attachments = object.attachments ?? 0;
+    message.forceModel = object.forceModel ?? undefined;
+    return message;
+  },
 };
 
 function createBaseRoutingFeatures(): RoutingFeatures {
@@ -418,6 +432,23 @@ export const RoutingFeatures: MessageFns<RoutingFeatures> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<RoutingFeatures>): RoutingFeatures {
+    return RoutingFeatures.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoutingFeatures>): RoutingFeatures {
+    const message = createBaseRoutingFeatures();
+    message.chars = object.chars ?? 0;
+    message.estimatedPromptTokens = object.estimatedPromptTokens ?? 0;
+    message.reasoningCues = object.reasoningCues?.map((e) => e) || [];
+    message.multiStepCues = object.multiStepCues?.map((e) => e) || [];
+    message.hasCode = object.hasCode ?? false;
+    message.documentAttachments = object.documentAttachments ?? 0;
+    message.sensitive = object.sensitive ?? false;
+    message.vpcOnlyTools = object.vpcOnlyTools ?? false;
+    message.score = object.score ?? 0;
+    return message;
+  },
 };
 
 function createBaseRouteDecision(): RouteDecision {
@@ -602,6 +633,24 @@ export const RouteDecision: MessageFns<RouteDecision> = {
     }
     return obj;
   },
+
+  create(base?: DeepPartial<RouteDecision>): RouteDecision {
+    return RouteDecision.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RouteDecision>): RouteDecision {
+    const message = createBaseRouteDecision();
+    message.status = object.status ?? "";
+    message.tier = object.tier ?? "";
+    message.model = object.model ?? "";
+    message.fallbackPath = object.fallbackPath?.map((e) => e) || [];
+    message.estimatedCost = object.estimatedCost ?? undefined;
+    message.reason = object.reason ?? "";
+    message.features = (object.features !== undefined && object.features !== null)
+      ? RoutingFeatures.fromPartial(object.features)
+      : undefined;
+    message.explanation = object.explanation?.map((e) => e) || [];
+    return message;
+  },
 };
 
 /** Tier classification, model resolution, fallback path and cost estimate. */
@@ -653,6 +702,14 @@ function floatToJson(value: number | null | undefined): number | string | null |
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
@@ -673,4 +730,6 @@ export interface MessageFns<T> {
   decode(input: BinaryReader | Uint8Array, length?: number): T;
   fromJSON(object: any): T;
   toJSON(message: T): unknown;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }
