@@ -1,7 +1,7 @@
 import { DomainError } from '@gateway/errors';
 import type { ProjectPolicyCache } from '@gateway/grpc';
 import type { Logger } from '@gateway/logging';
-import type { controlplane, guardrail, ledger, providerproxy, router } from '@gateway/proto';
+import { guardrail, type controlplane, type ledger, type providerproxy, type router } from '@gateway/proto';
 import type { KeyPrincipal } from '../auth/authenticate';
 import type { EdgeClients } from '../clients';
 import type { ProtectionGuard, Reservation } from '../protection';
@@ -267,14 +267,19 @@ export class ExecutionPipeline {
     }
   }
 
+  /** The guardrail with the project's own rules (sent along, so the guardrail needs no lookup). */
+  private scan(policy: controlplane.ProjectPolicy, text: string, direction: 'input' | 'output'): Promise<guardrail.CheckResponse> {
+    return this.deps.clients.guardrail.check(guardrail.CheckRequest.fromPartial({ text, policy: guardrailPolicyOf(settingsOf(policy)), direction }));
+  }
+
   private async screen(policy: controlplane.ProjectPolicy, text: string): Promise<Screening> {
-    const check = await this.deps.clients.guardrail.check({ text, policy: guardrailPolicyOf(settingsOf(policy)), direction: 'input', projectId: 0 });
+    const check = await this.scan(policy, text, 'input');
     return { check, sensitive: check.piiDetected || check.secretLeaked };
   }
 
   private async screenOutput(policy: controlplane.ProjectPolicy, text: string): Promise<guardrail.CheckResponse | undefined> {
     try {
-      return await this.deps.clients.guardrail.check({ text, policy: guardrailPolicyOf(settingsOf(policy)), direction: 'output', projectId: 0 });
+      return await this.scan(policy, text, 'output');
     } catch (error) {
       // The answer was paid for and is delivered; a failed output scan must not lose the step.
       this.deps.logger.warn({ err: error }, 'output scan failed');

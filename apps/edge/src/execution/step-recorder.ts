@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
-import type { common, ledger } from '@gateway/proto';
+import { ledger, type common } from '@gateway/proto';
 import type { EdgeClients } from '../clients';
 
 export interface Caller {
@@ -30,38 +30,8 @@ export class StepRecorder {
   ) {}
 
   async record(caller: Caller, traceId: string, fields: StepFields): Promise<ledger.Step> {
-    const request: ledger.RecordStepRequest = {
-      actor: caller.actor,
-      projectId: caller.projectId,
-      traceId,
-      type: fields.type,
-      parentStepId: fields.parentStepId,
-      input: fields.input ?? '',
-      output: fields.output,
-      model: fields.model ?? '',
-      tier: fields.tier ?? '',
-      cost: fields.cost ?? 0,
-      latencyMs: fields.latencyMs ?? 0,
-      promptTokens: fields.promptTokens ?? 0,
-      completionTokens: fields.completionTokens ?? 0,
-      cachedTokens: fields.cachedTokens ?? 0,
-      blockedReason: fields.blockedReason ?? '',
-      toolCalls: fields.toolCalls ?? [],
-      toolName: fields.toolName ?? '',
-      toolLatencyMs: fields.toolLatencyMs,
-      piiDetected: fields.piiDetected ?? false,
-      injectionAttempt: fields.injectionAttempt ?? false,
-      secretLeaked: fields.secretLeaked ?? false,
-      riskScore: fields.riskScore ?? 0,
-      toolFidelityScore: fields.toolFidelityScore,
-      error: fields.error ?? '',
-      infrastructure: fields.infrastructure ?? '',
-      idempotencyKey: randomUUID(),
-      offeredTools: fields.offeredTools,
-      startedAt: fields.startedAt ?? '',
-      conversationJson: fields.conversationJson ?? '',
-      retentionDays: fields.retentionDays ?? 0,
-    };
+    // Fields not given take the contract's defaults; the idempotency key makes retries safe.
+    const request = ledger.RecordStepRequest.fromPartial({ ...fields, actor: caller.actor, projectId: caller.projectId, traceId, idempotencyKey: randomUUID() });
     for (let attempt = 1; ; attempt++) {
       try {
         const step = await this.clients.ledger.recordStep(request);

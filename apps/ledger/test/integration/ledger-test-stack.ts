@@ -84,37 +84,5 @@ export function keyActor(organizationId: number, projectId: number): common.Acto
 
 /** A RecordStepRequest with defaults; tests set only what they are about. */
 export function step(projectId: number, actor: common.Actor, traceId: string, fields: Partial<ledger.RecordStepRequest>): ledger.RecordStepRequest {
-  return {
-    actor,
-    projectId,
-    traceId,
-    type: 'run',
-    parentStepId: undefined,
-    input: '',
-    output: undefined,
-    model: '',
-    tier: '',
-    cost: 0,
-    latencyMs: 100,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    blockedReason: '',
-    toolCalls: [],
-    toolName: '',
-    toolLatencyMs: undefined,
-    piiDetected: false,
-    injectionAttempt: false,
-    secretLeaked: false,
-    riskScore: 0,
-    toolFidelityScore: undefined,
-    error: '',
-    infrastructure: '',
-    idempotencyKey: '',
-    offeredTools: undefined,
-    startedAt: '',
-    conversationJson: '',
-    retentionDays: 0,
-    ...fields,
-  };
+  return ledger.RecordStepRequest.fromPartial({ actor, projectId, traceId, type: 'run', latencyMs: 100, ...fields });
 }

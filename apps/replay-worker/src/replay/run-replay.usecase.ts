@@ -1,6 +1,6 @@
 import { DomainError, isDomainError } from '@gateway/errors';
 import type { ProjectPolicyCache, ServiceClient } from '@gateway/grpc';
-import type { controlplane, ledger, providerproxy } from '@gateway/proto';
+import { ledger, type controlplane, type providerproxy } from '@gateway/proto';
 import type { ReplayJobRecord, VariantProgress } from '../jobs/replay-job.types';
 import { buildComparison, type ReplayOutcome } from './comparison';
 import { planReplay, type ModelPrice, type PlannedCall } from './replay-plan';
@@ -186,37 +186,5 @@ export class RunReplayUseCase {
 }
 
 function stepRequest(fields: Partial<ledger.RecordStepRequest>): ledger.RecordStepRequest {
-  return {
-    actor: undefined,
-    projectId: 0,
-    traceId: '',
-    type: 'run',
-    parentStepId: undefined,
-    input: '',
-    output: undefined,
-    model: '',
-    tier: '',
-    cost: 0,
-    latencyMs: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    blockedReason: '',
-    toolCalls: [],
-    toolName: '',
-    toolLatencyMs: undefined,
-    piiDetected: false,
-    injectionAttempt: false,
-    secretLeaked: false,
-    riskScore: 0,
-    toolFidelityScore: undefined,
-    error: '',
-    infrastructure: '',
-    idempotencyKey: '',
-    offeredTools: undefined,
-    startedAt: '',
-    conversationJson: '',
-    retentionDays: 0,
-    ...fields,
-  };
+  return ledger.RecordStepRequest.fromPartial({ type: 'run', ...fields });
 }
