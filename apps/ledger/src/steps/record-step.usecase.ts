@@ -76,9 +76,9 @@ export class RecordStepUseCase {
     // A late log step on a sealed trace (its re-grade needs the policy), or a trace sealed between
     // the statement's snapshot and its row lock: the transactional path decides.
     try {
-      return await this.write(projectId, input, undefined);
+      return await this.write(projectId, input, row, undefined);
     } catch (error) {
-      if (error instanceof RegradeNeeded) return this.write(projectId, input, await this.policyForRegrade(projectId));
+      if (error instanceof RegradeNeeded) return this.write(projectId, input, row, await this.policyForRegrade(projectId));
       if (input.idempotencyKey && (error as { code?: string }).code === 'P2002') {
         const existing = await this.findByKey(input.traceId, input.idempotencyKey);
         if (existing) return existing;
@@ -126,15 +126,14 @@ export class RecordStepUseCase {
     };
   }
 
-  /** `regradePolicy` undefined: first pass (a completed trace aborts with RegradeNeeded). */
-  private async write(projectId: number, input: RecordStepInput, regradePolicy: GradingPolicy | null | undefined): Promise<StepRow> {
+  /**
+   * The transactional path, writing the same row (and id) the single statement would have.
+   * `regradePolicy` undefined: first pass (a completed trace aborts with RegradeNeeded).
+   */
+  private async write(projectId: number, input: RecordStepInput, prepared: StepRow, regradePolicy: GradingPolicy | null | undefined): Promise<StepRow> {
     const traceId = input.traceId;
-    const toolCalls = input.toolCalls ?? [];
-    const fidelity = input.offeredTools !== undefined ? toolFidelityScore(toolCalls, input.offeredTools) : (input.toolFidelityScore ?? null);
-    const retentionUntil = new Date(Date.now() + retentionDaysOf(input, this.options.defaultRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
-    const routing = routingOf(input);
     const step = await this.db.$transaction(async (tx) => {
-      const touched = await this.repository.touchForStep(tx, projectId, traceId, retentionUntil, routing);
+      const touched = await this.repository.touchForStep(tx, projectId, traceId, prepared.retentionUntil, routingOf(input));
       if (!touched) throw traceNotOwned();
       if (touched.sealed && input.type !== 'log') throw new DomainError('CONFLICT', 'Trace already completed');
       if (touched.sealed && regradePolicy === undefined) throw new RegradeNeeded();
@@ -142,37 +141,14 @@ export class RecordStepUseCase {
         const parent = await tx.step.findFirst({ where: { id: BigInt(input.parentStepId), traceId }, select: { id: true } });
         if (!parent) throw new DomainError('VALIDATION_FAILED', 'parent_step_id does not belong to this trace');
       }
+      // JSON columns take "absent" for SQL NULL through Prisma's model API.
+      const { output, offeredTools, toolCalls, ...columns } = prepared;
       const row = await tx.step.create({
         data: {
-          traceId,
-          projectId: BigInt(projectId),
-          type: input.type,
-          parentStepId: input.parentStepId === undefined ? null : BigInt(input.parentStepId),
-          input: input.input ?? '',
-          output: input.output === undefined || input.output === null ? undefined : (input.output as Prisma.InputJsonValue),
-          model: input.model ?? '',
-          tier: input.tier ?? '',
-          infrastructure: input.infrastructure ?? '',
-          cost: input.cost ?? 0,
-          latencyMs: input.latencyMs ?? 0,
-          promptTokens: input.promptTokens ?? 0,
-          completionTokens: input.completionTokens ?? 0,
-          cachedTokens: input.cachedTokens ?? 0,
-          blockedReason: input.blockedReason ?? '',
-          toolCalls: toolCalls as unknown as Prisma.InputJsonValue,
-          toolName: input.toolName ?? '',
-          toolLatencyMs: input.toolLatencyMs ?? null,
-          piiDetected: input.piiDetected ?? false,
-          injectionAttempt: input.injectionAttempt ?? false,
-          secretLeaked: input.secretLeaked ?? false,
-          riskScore: input.riskScore ?? 0,
-          toolFidelityScore: fidelity,
-          error: input.error ?? '',
-          idempotencyKey: input.idempotencyKey || null,
-          startedAt: input.startedAt ? new Date(input.startedAt) : null,
-          conversationJson: input.conversationJson || null,
-          offeredTools: input.offeredTools === undefined ? undefined : (input.offeredTools as Prisma.InputJsonValue),
-          retentionUntil,
+          ...columns,
+          toolCalls: toolCalls as Prisma.InputJsonValue,
+          output: output === null ? undefined : (output as Prisma.InputJsonValue),
+          offeredTools: offeredTools === null ? undefined : (offeredTools as Prisma.InputJsonValue),
         },
       });
       await addToOutbox(tx, stepRecordedEvent(projectId, row));
