@@ -17,9 +17,8 @@ const principal = (keyId: string, status = 'active'): controlplane.KeyPrincipal 
   blockedIps: [],
 });
 
-const waitFor = async (predicate: () => boolean) => {
-  for (let i = 0; i < 100 && !predicate(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-};
+/** The in-process bus calls broadcast handlers during publish; let their promises settle. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('VerifiedKeyCache', () => {
   it('answers from cache until key.changed drops the key', async () => {
@@ -34,7 +33,7 @@ describe('VerifiedKeyCache', () => {
     status = 'revoked';
     const event = events.KeyChanged.encode({ meta: undefined, keyId: 'ak_1', projectId: 7, status: 'revoked', loopInterventionCount: 0 }).finish();
     await bus.publish(Subjects.keyChanged, event, { eventId: 'e1' });
-    await waitFor(() => calls === 2 || false);
+    await settle();
     await expect(cache.verify('ak_1.secret', { ip: '', userAgent: '' })).rejects.toEqual(new DomainError('UNAUTHENTICATED', 'Unauthorized'));
     expect(calls).toBe(2);
   });
@@ -61,7 +60,7 @@ describe('ProjectPolicyCache', () => {
     const [a, b] = await Promise.all([cache.get(3), cache.get(3)]);
     expect([a.project?.name, b.project?.name, calls]).toEqual(['v1', 'v1', 1]);
     await bus.publish(Subjects.projectChanged, events.ProjectChanged.encode({ meta: undefined, projectId: 3, organizationId: 1, change: 'updated' }).finish(), { eventId: 'p1' });
-    await waitFor(() => false);
+    await settle();
     expect((await cache.get(3)).project?.name).toBe('v2');
   });
 });
