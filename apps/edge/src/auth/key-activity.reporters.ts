@@ -42,7 +42,8 @@ export class PerimeterReporter {
  * kept in memory and sent to control-plane in one TouchKeys call per interval.
  */
 export class KeyUsageReporter {
-  private pending = new Map<string, string>();
+  /** key id → last use (epoch ms); formatted only when flushed, not per request. */
+  private pending = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -55,7 +56,7 @@ export class KeyUsageReporter {
   }
 
   touch(keyId: string): void {
-    this.pending.set(keyId, new Date().toISOString());
+    this.pending.set(keyId, Date.now());
   }
 
   async flush(): Promise<void> {
@@ -63,7 +64,7 @@ export class KeyUsageReporter {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.clients.controlPlane.touchKeys({ lastUsed: Object.fromEntries(batch) });
+      await this.clients.controlPlane.touchKeys({ lastUsed: Object.fromEntries([...batch].map(([keyId, at]) => [keyId, new Date(at).toISOString()])) });
     } catch (error) {
       // Keep the newer of the two timestamps for the next attempt.
       for (const [keyId, at] of batch) if (!this.pending.has(keyId)) this.pending.set(keyId, at);

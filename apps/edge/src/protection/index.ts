@@ -15,4 +15,4 @@ export type {
 export { DEFAULT_LIMITS, systemClock } from './protection-limits.config';
 export { createMemoryProtectionStore } from './memory-protection.store';
 export { createRedisProtectionStore, DEFAULT_PROTECTION_PREFIX, PROTECTION_REDIS_OPTIONS } from './redis-protection.store';
-export { ProtectionGuard, formatUsdLimit, type GuardedKey, type KeyTripRecorder, type Reservation } from './protection.guard';
+export { ProtectionGuard, type GuardedKey, type KeyTripRecorder, type Reservation } from './protection.guard';

@@ -100,11 +100,6 @@ export class ProtectionGuard {
     };
   }
 
-  /** Settled spend of the project in the current UTC month (USD). */
-  monthlySpendUsd(projectId: number): Promise<number> {
-    return this.store.monthlySpendUsd(projectId);
-  }
-
   /** key.changed back to `active`: the admin reset the key, clear its trips and spend window. */
   resetKey(keyId: string): Promise<void> {
     return this.store.resetKey(keyId);
