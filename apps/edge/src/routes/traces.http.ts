@@ -48,14 +48,7 @@ export function traceRoutes(clients: EdgeClients, access: RequestHandler[]): Rou
   }));
 
   router.patch('/api/v1/traces/:id/complete', ...access, handle(async (req, res) => {
-    let detail;
-    try {
-      detail = await clients.ledger.completeTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
-    } catch (error) {
-      // The spec has no 409: completing twice is a request that fails validation.
-      if (error instanceof DomainError && error.code === 'CONFLICT') throw new DomainError('VALIDATION_FAILED', error.message);
-      throw error;
-    }
+    const detail = await clients.ledger.completeTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
     res.json(traceCompletedJson(detail));
   }));
   return router;

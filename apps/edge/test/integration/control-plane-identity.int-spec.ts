@@ -301,7 +301,7 @@ describe('control-plane identity through edge: sessions, MFA, invites, roles, th
       expect(await audited('mfa_enabled', { user_id: admin.userId })).toBeDefined();
       expect(await audited('mfa_verified', { user_id: admin.userId, context: 'activation' })).toBeDefined();
       expect((await admin.http.get('/api/v1/session')).body.user.mfa_enabled).toBe(true);
-      expect((await admin.http.post('/api/v1/session/mfa')).status).toBe(409);
+      expect((await admin.http.post('/api/v1/session/mfa')).status).toBe(422);
 
       const http = client();
       const noCode = await http.post('/api/v1/session', { email: admin.address, password: admin.password });

@@ -10,7 +10,7 @@ export const ERROR_CODES = [
   'TOKEN_INVALID', // tampered session (401 "Invalid token")
   'FORBIDDEN', // authenticated but the role does not allow it (403)
   'NOT_FOUND', // missing or another organization's resource (404)
-  'CONFLICT', // state does not allow the change (409)
+  'CONFLICT', // state does not allow the change (HTTP 422, gRPC FAILED_PRECONDITION)
   'PAYLOAD_TOO_LARGE', // input over a size cap (413)
   'BUDGET_EXCEEDED', // project monthly budget reached (402, code)
   'RATE_LIMITED', // rolling-hour request limit (429)

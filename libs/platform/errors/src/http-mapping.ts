@@ -10,14 +10,16 @@ export interface HttpErrorResponse {
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 'BAD_REQUEST': return 400;
-    case 'VALIDATION_FAILED': return 422;
     case 'UNAUTHENTICATED':
     case 'TOKEN_EXPIRED':
     case 'TOKEN_INVALID': return 401;
     case 'BUDGET_EXCEEDED': return 402;
     case 'FORBIDDEN': return 403;
     case 'NOT_FOUND': return 404;
-    case 'CONFLICT': return 409;
+    // The spec's statuses have no 409: a request the current state refuses (completing a sealed
+    // trace, enabling MFA twice) is well-formed but fails validation.
+    case 'VALIDATION_FAILED':
+    case 'CONFLICT': return 422;
     case 'PAYLOAD_TOO_LARGE': return 413;
     case 'RATE_LIMITED':
     case 'CIRCUIT_OPEN':
