@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { ensureDatabase } from '@gateway/db';
 import { freePorts } from './free-port';
 import { isolateConsumers } from './isolated-consumers';
@@ -61,6 +62,29 @@ const DEFAULT_PORTS: Record<AppName, [number, number]> = {
   insights: [50057, 9107],
   'replay-worker': [50058, 9108],
 };
+
+/** Ids that events carry and other services key their data by (project ids, step ids). */
+const EVENT_KEYED_IDS: Partial<Record<AppName, string[]>> = { 'control-plane': ['projects'], ledger: ['steps'] };
+
+/**
+ * Test stacks share one NATS stream, and every fresh database counts its ids from 1: another
+ * stack's events would carry the same project and step ids. Each test stack starts its id
+ * sequences at a random far offset instead (never moving them back after a restart).
+ */
+async function spreadIds(name: AppName, databaseUrl: string | undefined): Promise<void> {
+  const tables = EVENT_KEYED_IDS[name];
+  if (!tables || !databaseUrl) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const table of tables) {
+      const offset = 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), GREATEST((SELECT COALESCE(max(id), 0) FROM ${table}) + 1, $2::bigint))`, [table, offset]);
+    }
+  } finally {
+    await client.end();
+  }
+}
 
 async function waitReady(opsPort: number, child: ChildProcess, name: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now();
@@ -141,6 +165,7 @@ export class ProductionStack {
     const child = spawn(process.execPath, ['--enable-source-maps', ...(this.settings.nodeArgs?.[name] ?? []), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
     running.process = child;
     await waitReady(running.opsPort, child, name);
+    if (!this.settings.fixedPorts) await spreadIds(name, running.env.DATABASE_URL);
     return running;
   }
 

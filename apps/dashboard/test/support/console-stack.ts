@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePorts, MockProviderProcess, ProductionStack } from '@gateway/testing';
 
 export const ROOT = join(__dirname, '../../../..');
@@ -65,10 +64,6 @@ export async function startConsoleStack(name: string, options: { insightsEnv?: R
   };
   try {
     await stack.startAll();
-    const control = new pg.Client({ connectionString: stack.apps.get('control-plane')!.env.DATABASE_URL });
-    await control.connect();
-    await control.query(`SELECT setval(pg_get_serial_sequence('projects', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1_000_000_000)]);
-    await control.end();
 
     const entry = join(ROOT, 'dist/apps/dashboard/main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t bundle)`);

@@ -67,8 +67,6 @@ describe('control-plane projects, models, keys and audit through edge (productio
     db = new pg.Client({ connectionString: stack.apps.get('control-plane')!.env.DATABASE_URL });
     await stack.start('control-plane');
     await db.connect();
-    // Other stacks on this NATS publish step.recorded for their own low project ids: keep ours apart.
-    await db.query("SELECT setval('projects_id_seq', GREATEST((SELECT last_value FROM projects_id_seq), $1::bigint))", [1_000_000_000 + randomInt(0, 1_000_000_000)]);
     await Promise.all([stack.start('ledger'), stack.start('edge')]);
     owner = client('127.0.0.1');
     expect((await owner.post('/api/v1/session', OWNER)).status).toBe(201);

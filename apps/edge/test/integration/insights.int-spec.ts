@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, TestHttpClient, type ModelFixture, type ProjectFixture } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
@@ -52,11 +51,6 @@ describe('insights (production mode)', () => {
       },
     });
     await stack.startAll();
-    // Other test stacks publish on the same stream with project ids counted from 1: start ours far away.
-    const control = new pg.Client({ connectionString: stack.apps.get('control-plane')!.env.DATABASE_URL });
-    await control.connect();
-    await control.query(`SELECT setval(pg_get_serial_sequence('projects', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1_000_000_000)]);
-    await control.end();
     fixture = new GatewayFixture(stack.edgeUrl, OWNER);
     await fixture.login();
     project = await fixture.project({

@@ -55,13 +55,6 @@ describe('project deletion everywhere (production mode)', () => {
       databases[service] = new pg.Client({ connectionString: stack.apps.get(service)!.env.DATABASE_URL });
       await databases[service].connect();
     }
-    // Other test stacks publish on the same stream with project ids counted from 1: start ours far away.
-    const control = new pg.Client({ connectionString: stack.apps.get('control-plane')!.env.DATABASE_URL });
-    await control.connect();
-    await control.query(`SELECT setval(pg_get_serial_sequence('projects', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1_000_000_000)]);
-    await control.end();
-    // Step ids too: analytics keys its step facts by the ledger's step id.
-    await databases.ledger.query(`SELECT setval(pg_get_serial_sequence('steps', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1_000_000_000)]);
     bus = await JetStreamEventBus.connect({ servers: 'nats://127.0.0.1:4222', stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger: createLogger({ service: 'deletion-it', level: 'silent' }), name: 'deletion-it' });
 
     fixture = new GatewayFixture(stack.edgeUrl, OWNER);

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { ledger } from '@gateway/proto';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, TestHttpClient, type ModelFixture, type ProjectFixture } from '@gateway/testing';
@@ -62,11 +61,6 @@ describe('GET /api/v1/stats (production mode)', () => {
       },
     });
     await stack.startAll();
-    // Other test stacks publish on the same stream with project ids counted from 1: start ours far away.
-    const control = new pg.Client({ connectionString: stack.apps.get('control-plane')!.env.DATABASE_URL });
-    await control.connect();
-    await control.query(`SELECT setval(pg_get_serial_sequence('projects', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1_000_000_000)]);
-    await control.end();
     ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: stack.address('ledger'), internalToken: stack.internalToken });
     fixture = new GatewayFixture(stack.edgeUrl, OWNER);
     await fixture.login();
