@@ -4,7 +4,7 @@ import { runShutdown } from '@gateway/config';
 import { runMigrations } from '@gateway/db';
 import { createProjectDeletionCheck, GrpcServer, grpcShutdownSteps, projectDeletedHandler, type Principal } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { analytics, EVENT_STREAM, Subjects } from '@gateway/proto';
+import { analytics, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { analyticsHandlers } from './analytics.grpc';
 import { createAnalyticsDb } from './database';
@@ -33,7 +33,7 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
   const logger = overrides.logger ?? createLogger({ service: 'analytics', level: env.LOG_LEVEL });
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createAnalyticsDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'analytics' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'analytics' }));
   const ingest = new IngestEventUseCase(db, {
     schema: env.DATABASE_SCHEMA,
     driftSampleThreshold: env.ANALYTICS_DRIFT_SAMPLE_THRESHOLD,

@@ -6,7 +6,7 @@ import { runShutdown } from '@gateway/config';
 import { DomainError } from '@gateway/errors';
 import { GrpcServer, grpcShutdownSteps } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { controlplane, EVENT_STREAM, Subjects } from '@gateway/proto';
+import { controlplane, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { AuditUseCase } from './audit/audit.usecase';
 import { controlPlaneHandlers, SERVICE_ONLY_METHODS } from './control-plane.grpc';
@@ -44,7 +44,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const migrationsDir = overrides.migrationsDir ?? join(__dirname, 'prisma/migrations');
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir, logger });
   const db = createControlPlaneDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'control-plane' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'control-plane' }));
   const relay = startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
 
   const secrets = new SecretBox(env.GATEWAY_ENCRYPTION_KEYS);

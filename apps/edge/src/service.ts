@@ -7,7 +7,7 @@ import { pause, runShutdown } from '@gateway/config';
 import { ProjectPolicyCache, VerifiedKeyCache } from '@gateway/grpc';
 import { trackHttpServer } from '@gateway/http';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, events, Subjects } from '@gateway/proto';
+import { events, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { createEdgeApp } from './app';
 import { ApiKeyAuthenticator } from './auth/api-key.middleware';
@@ -55,7 +55,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const logger = overrides.logger ?? createLogger({ service: 'edge', level: env.LOG_LEVEL });
   const clients = createEdgeClients(env);
   const metrics = createServiceMetrics('edge', !overrides.embedded);
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'edge' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'edge' }));
   const protection = createProtectionStore(env, logger);
 
   const keyCache = new VerifiedKeyCache(clients.controlPlane, env.KEY_CACHE_MAX_MS);

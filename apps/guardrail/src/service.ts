@@ -1,7 +1,7 @@
 import { JetStreamEventBus, type EventBus } from '@gateway/bus';
 import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, guardrail } from '@gateway/proto';
+import { guardrail } from '@gateway/proto';
 import { Counter } from 'prom-client';
 import { RunCheckUseCase } from './checks/run-check.usecase';
 import type { AppEnv } from './env';
@@ -20,7 +20,7 @@ export interface GuardrailOverrides {
  */
 export async function startGuardrail(env: AppEnv, overrides: GuardrailOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'guardrail', level: env.LOG_LEVEL });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'guardrail' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'guardrail' }));
   const policies = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.GUARDRAIL_POLICY_CACHE_TTL_MS);
   try {
     const invalidation = await policies.cache.listen(bus);

@@ -12,7 +12,7 @@ import {
   type RunningGrpcApp,
 } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, insights, ledger, Subjects } from '@gateway/proto';
+import { insights, ledger, Subjects } from '@gateway/proto';
 import { createInsightsDb } from './database';
 import type { AppEnv } from './env';
 import { insightsEventsHandler } from './ingest/insights-events.handler';
@@ -34,7 +34,7 @@ export async function startInsights(env: AppEnv, overrides: ServiceOverrides = {
   const logger = overrides.logger ?? createLogger({ service: 'insights', level: env.LOG_LEVEL });
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createInsightsDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'insights' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'insights' }));
   const controlPlane = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN);
   const ledgerClient = createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: 10_000 });
   const subscriptions: Subscription[] = [await controlPlane.cache.listen(bus)];

@@ -4,7 +4,7 @@ import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalC
 import { runShutdown } from '@gateway/config';
 import { createProjectPolicyCache, GrpcServer, grpcShutdownSteps, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, ledger, Subjects } from '@gateway/proto';
+import { ledger, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { createLedgerDb } from './database';
 import type { LedgerEnv } from './env';
@@ -46,7 +46,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
   const db = createLedgerDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
   const tables = ledgerTables(env.DATABASE_SCHEMA);
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'ledger' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'ledger' }));
   const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: env.OUTBOX_POLL_MS });
   const nudge = () => relay?.nudge();
 

@@ -3,7 +3,7 @@ import { JetStreamEventBus, type EventBus } from '@gateway/bus';
 import { isDomainError } from '@gateway/errors';
 import { controlPlaneKeyVerifier, createServiceClient, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { controlplane, EVENT_STREAM, providerproxy } from '@gateway/proto';
+import { controlplane, providerproxy } from '@gateway/proto';
 import { getTracer, LATENCY_BUCKETS, SpanKind, SpanStatusCode } from '@gateway/telemetry';
 import { RunCompletionUseCase } from './completion/run-completion.usecase';
 import { ModelCredentialsCache } from './credentials/model-credentials.cache';
@@ -21,7 +21,7 @@ export interface ProviderProxyOverrides {
 
 export async function startProviderProxy(env: AppEnv, overrides: ProviderProxyOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'provider-proxy', level: env.LOG_LEVEL });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'provider-proxy' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'provider-proxy' }));
   const controlPlane = createServiceClient(controlplane.ControlPlaneServiceService, { address: env.CONTROL_PLANE_ADDRESS, internalToken: env.GATEWAY_INTERNAL_TOKEN, deadlineMs: 3_000 });
   // Decrypted keys live only in this cache and in outgoing request headers; never in logs.
   const credentials = new ModelCredentialsCache(controlPlane, env.PROVIDER_PROXY_CREDENTIALS_CACHE_MS);

@@ -1,7 +1,7 @@
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { controlPlaneKeyVerifier, createProjectPolicyCache, createServiceClient, startGrpcApp, type Principal, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, ledger, providerproxy, replay, Subjects } from '@gateway/proto';
+import { ledger, providerproxy, replay, Subjects } from '@gateway/proto';
 import type { AppEnv } from './env';
 import { GetReplayJobUseCase } from './jobs/get-replay-job.usecase';
 import { MemoryReplayStore } from './jobs/memory-replay.store';
@@ -23,7 +23,7 @@ export interface ServiceOverrides {
 
 export async function startReplayWorker(env: AppEnv, overrides: ServiceOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'replay-worker', level: env.LOG_LEVEL });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'replay-worker' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'replay-worker' }));
   const store = overrides.store ?? (overrides.bus || overrides.embedded ? new MemoryReplayStore() : await RedisReplayStore.connect(env.REDIS_URL, env.REPLAY_REDIS_PREFIX));
   const controlPlane = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN);
   const subscriptions: Subscription[] = [await controlPlane.cache.listen(bus)];

@@ -1,7 +1,7 @@
 import { JetStreamEventBus, type EventBus } from '@gateway/bus';
 import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EVENT_STREAM, router } from '@gateway/proto';
+import { router } from '@gateway/proto';
 import type { AppEnv } from './env';
 import { routerHandlers } from './router.grpc';
 
@@ -15,7 +15,7 @@ export interface RouterOverrides {
 
 export async function startRouter(env: AppEnv, overrides: RouterOverrides = {}): Promise<RunningGrpcApp> {
   const logger = overrides.logger ?? createLogger({ service: 'router', level: env.LOG_LEVEL });
-  const bus = overrides.bus ?? (await JetStreamEventBus.connect({ servers: env.NATS_URL, stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'router' }));
+  const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'router' }));
   // Project settings and registry from control-plane, cached per project; project.changed
   // (settings, status or any model edit) drops the entry on every replica.
   const policies = createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.ROUTER_POLICY_CACHE_MS);

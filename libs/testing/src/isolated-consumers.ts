@@ -1,5 +1,9 @@
 import { AckPolicy, connect, DeliverPolicy, nanos } from 'nats';
+import { JetStreamEventBus } from '@gateway/bus';
+import { createLogger } from '@gateway/logging';
 import { EVENT_STREAM } from '@gateway/proto';
+
+const silent = createLogger({ service: 'test-stack', level: 'silent' });
 import type { AppName } from './production-stack';
 
 /**
@@ -27,11 +31,8 @@ export async function isolateConsumers(natsUrl: string, suffix: string, apps: It
   const nc = await connect({ servers: natsUrl, name: 'test-stack' });
   try {
     const jsm = await nc.jetstreamManager();
-    try {
-      await jsm.streams.info(EVENT_STREAM);
-    } catch {
-      await jsm.streams.add({ name: EVENT_STREAM, subjects: ['gateway.v1.>'], duplicate_window: nanos(120_000) });
-    }
+    // The stream as the services create it (consumers need it before the first service starts).
+    await (await JetStreamEventBus.connectGateway({ servers: natsUrl, logger: silent, name: 'test-stack' })).close();
     for (const app of apps) {
       const durable = DURABLES[app.name];
       if (!durable) continue;

@@ -5,7 +5,7 @@ import { JetStreamEventBus, type Subscription } from '@gateway/bus';
 import { DomainError } from '@gateway/errors';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { createLogger } from '@gateway/logging';
-import { controlplane, EVENT_STREAM, events, Subjects } from '@gateway/proto';
+import { controlplane, events, Subjects } from '@gateway/proto';
 import { eventually, ProductionStack, TestHttpClient } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
@@ -72,7 +72,7 @@ describe('control-plane projects, models, keys and audit through edge (productio
     expect((await owner.post('/api/v1/session', OWNER)).status).toBe(201);
     service = createServiceClient(controlplane.ControlPlaneServiceService, { address: stack.address('control-plane'), internalToken: stack.internalToken });
     keyCaller = createServiceClient(controlplane.ControlPlaneServiceService, { address: stack.address('control-plane') });
-    bus = await JetStreamEventBus.connect({ servers: 'nats://127.0.0.1:4222', stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger, name: 'cp-registry-it' });
+    bus = await JetStreamEventBus.connectGateway({ servers: 'nats://127.0.0.1:4222', logger, name: 'cp-registry-it' });
     projectWatch = await bus.broadcast(Subjects.projectChanged, async (message) => void projectChanges.push(events.ProjectChanged.decode(message.data)));
   }, 120_000);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { encodeEvent, JetStreamEventBus } from '@gateway/bus';
 import { createLogger } from '@gateway/logging';
-import { EVENT_STREAM, events, Subjects } from '@gateway/proto';
+import { events, Subjects } from '@gateway/proto';
 import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, type ProjectFixture } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
@@ -55,7 +55,7 @@ describe('project deletion everywhere (production mode)', () => {
       databases[service] = new pg.Client({ connectionString: stack.apps.get(service)!.env.DATABASE_URL });
       await databases[service].connect();
     }
-    bus = await JetStreamEventBus.connect({ servers: 'nats://127.0.0.1:4222', stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger: createLogger({ service: 'deletion-it', level: 'silent' }), name: 'deletion-it' });
+    bus = await JetStreamEventBus.connectGateway({ servers: 'nats://127.0.0.1:4222', logger: createLogger({ service: 'deletion-it', level: 'silent' }), name: 'deletion-it' });
 
     fixture = new GatewayFixture(stack.edgeUrl, OWNER);
     await fixture.login();

@@ -1,6 +1,6 @@
 import { JetStreamEventBus, encodeEvent } from '@gateway/bus';
 import { createLogger } from '@gateway/logging';
-import { EVENT_STREAM, events, Subjects, type common } from '@gateway/proto';
+import { events, Subjects, type common } from '@gateway/proto';
 import { eventually } from '@gateway/testing';
 import { keyActor, LedgerTestStack, step } from './ledger-test-stack';
 
@@ -16,7 +16,7 @@ describe('ledger data lifecycle (production mode)', () => {
 
   beforeAll(async () => {
     await it6.start();
-    bus = await JetStreamEventBus.connect({ servers: 'nats://127.0.0.1:4222', stream: EVENT_STREAM, subjects: ['gateway.v1.>'], logger: createLogger({ service: 'ledger-it', level: 'silent' }), name: 'ledger-it' });
+    bus = await JetStreamEventBus.connectGateway({ servers: 'nats://127.0.0.1:4222', logger: createLogger({ service: 'ledger-it', level: 'silent' }), name: 'ledger-it' });
   }, 120_000);
   afterAll(async () => {
     await bus?.close();

@@ -1,5 +1,9 @@
 import { AckPolicy, connect, DeliverPolicy, headers as natsHeaders, nanos, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
 import type { Logger } from '@gateway/logging';
+import { EVENT_STREAM } from '@gateway/proto';
+
+/** Every subject the gateway publishes (DESIGN.md: gateway.v1.<noun>.<verb>). */
+export const GATEWAY_SUBJECTS = 'gateway.v1.>';
 import type { BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
 
 /**
@@ -32,6 +36,11 @@ export class JetStreamEventBus implements EventBus {
     private readonly jsm: JetStreamManager,
     private readonly options: JetStreamBusOptions,
   ) {}
+
+  /** The gateway's own stream (`GATEWAY`, every `gateway.v1.>` subject): what every service connects to. */
+  static connectGateway(options: { servers: string; logger: Logger; name: string }): Promise<JetStreamEventBus> {
+    return JetStreamEventBus.connect({ ...options, stream: EVENT_STREAM, subjects: [GATEWAY_SUBJECTS] });
+  }
 
   static async connect(options: JetStreamBusOptions): Promise<JetStreamEventBus> {
     const nc = await connect({ servers: options.servers, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
