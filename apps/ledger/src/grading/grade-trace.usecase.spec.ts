@@ -3,7 +3,7 @@ import { summarizeTrace, type StepRecord, type TraceSummary } from '../summary';
 import { makeStep, T0 } from '../summary/step-record.fixture';
 import { gradeTrace } from './grade-trace.usecase';
 import { complexStep, fineStep, REGISTRY, ROUTING_TIERS, slowStep, wastefulStep } from './grading.fixture';
-import { GRADING_RULES } from './grading-rules.constants';
+import { GRADING_RULES } from '@gateway/proto';
 
 function grade(steps: StepRecord[], summaryOverrides: Partial<TraceSummary> = {}, slowStepMs?: number) {
   const summary = { ...summarizeTrace({ createdAt: T0, revenue: 0 }, steps, () => 'cloud'), ...summaryOverrides };

@@ -7,17 +7,17 @@ import {
   LOOP_STALL_PROBABILITY,
   MAX_CHAIN_DEPTH,
   POOR_RATING,
-} from './grading-rules.constants';
+} from '@gateway/proto';
 import type { Grade, GradeTraceInput, GradeTraceResult } from './grading.types';
 import { averageUserRating } from './user-rating.parser';
 import { assessWaste } from './waste-grade.calculator';
 
 /**
  * Grades a completed trace: waste and latency per their own rules, then overall as GRADING_RULES
- * (grading-rules.constants.ts, the text the OpenAPI description carries) states it. Every rule
+ * (libs/proto/src/grading-rules.ts, the text the OpenAPI description carries) states it. Every rule
  * that fires adds a finding so the grade can be explained to the caller.
  *
- * The rules, first match wins (numbers are the constants of grading-rules.constants.ts):
+ * The rules, first match wins (numbers are the constants of libs/proto/src/grading-rules.ts):
  *
  * waste — a model step (run / tool_call naming a model) is wasteful when the model configured
  * for the tier it needed (router tier; an unrouted short input counts as simple; secure never

@@ -1,5 +1,5 @@
 import type { StepRecord } from '../summary';
-import { DEFAULT_SLOW_STEP_MS, SEVERELY_SLOW_FACTOR, SLOW_CHAIN_SHARE } from './grading-rules.constants';
+import { DEFAULT_SLOW_STEP_MS, SEVERELY_SLOW_FACTOR, SLOW_CHAIN_SHARE } from '@gateway/proto';
 import type { Grade } from './grading.types';
 
 export interface LatencyAssessment {

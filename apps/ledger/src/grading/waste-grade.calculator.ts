@@ -3,7 +3,7 @@ import {
   OBVIOUSLY_SIMPLE_MAX_CHARS,
   SIGNIFICANT_OVERSPEND_SHARE,
   WASTE_PRICE_RATIO,
-} from './grading-rules.constants';
+} from '@gateway/proto';
 import type { Grade, GradeModel, GradeTraceInput } from './grading.types';
 
 type SufficientTier = 'simple' | 'complex';
@@ -19,7 +19,7 @@ export interface WasteAssessment {
   findings: string[];
 }
 
-/** Waste dimension; rules in GRADING_RULES (grading-rules.constants.ts). */
+/** Waste dimension; rules in GRADING_RULES (libs/proto/src/grading-rules.ts). */
 export function assessWaste(input: Pick<GradeTraceInput, 'steps' | 'registry' | 'routingTiers'>): WasteAssessment {
   const byIdentifier = new Map(input.registry.map((model) => [model.identifier, model]));
   const modelSteps = input.steps.filter((step) => (step.type === 'run' || step.type === 'tool_call') && step.model);
