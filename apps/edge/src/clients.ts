@@ -1,12 +1,10 @@
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
-import { analytics, controlplane, guardrail, insights, ledger, providerproxy, replay, router } from '@gateway/proto';
+import { analytics, controlplane, insights, ledger, providerproxy, replay } from '@gateway/proto';
 import type { EdgeEnv } from './env';
 
 export interface EdgeClients {
   controlPlane: ServiceClient<typeof controlplane.ControlPlaneServiceService>;
   ledger: ServiceClient<typeof ledger.LedgerServiceService>;
-  guardrail: ServiceClient<typeof guardrail.GuardrailServiceService>;
-  router: ServiceClient<typeof router.RouterServiceService>;
   providerProxy: ServiceClient<typeof providerproxy.ProviderProxyServiceService>;
   analytics: ServiceClient<typeof analytics.AnalyticsServiceService>;
   insights: ServiceClient<typeof insights.InsightsServiceService>;
@@ -21,8 +19,6 @@ export function createEdgeClients(env: EdgeEnv): EdgeClients {
     // Every execution reads and writes the ledger: during its rolling restart calls wait for
     // the connection (up to their deadline) rather than answering 503 at once.
     ledger: createServiceClient(ledger.LedgerServiceService, { address: env.LEDGER_ADDRESS, ...common, waitForReady: true }),
-    guardrail: createServiceClient(guardrail.GuardrailServiceService, { address: env.GUARDRAIL_ADDRESS, ...common }),
-    router: createServiceClient(router.RouterServiceService, { address: env.ROUTER_ADDRESS, ...common }),
     // A model call is not retried on UNAVAILABLE by the client: provider-proxy owns retries.
     providerProxy: createServiceClient(providerproxy.ProviderProxyServiceService, { address: env.PROVIDER_PROXY_ADDRESS, ...common, deadlineMs: env.MODEL_CALL_DEADLINE_MS, retries: 0 }),
     analytics: createServiceClient(analytics.AnalyticsServiceService, { address: env.ANALYTICS_ADDRESS, ...common }),

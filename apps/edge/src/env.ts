@@ -8,8 +8,6 @@ export const edgeEnvSchema = z.object({
   EDGE_OPS_PORT: env.port(9100),
   CONTROL_PLANE_ADDRESS: z.string().default('127.0.0.1:50051'),
   LEDGER_ADDRESS: z.string().default('127.0.0.1:50052'),
-  GUARDRAIL_ADDRESS: z.string().default('127.0.0.1:50053'),
-  ROUTER_ADDRESS: z.string().default('127.0.0.1:50054'),
   PROVIDER_PROXY_ADDRESS: z.string().default('127.0.0.1:50055'),
   ANALYTICS_ADDRESS: z.string().default('127.0.0.1:50056'),
   INSIGHTS_ADDRESS: z.string().default('127.0.0.1:50057'),

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom } from '../src/detection/secrets/fake-secret.factory';
+import { seededRandom } from '@gateway/guardrail/testing';
 import type { EvalCase } from './eval.types';
 import { buildBenignCases, buildPolicyCases } from './sources/benign-cases.source';
 import { buildHoldoutCases } from './sources/holdout-cases.source';

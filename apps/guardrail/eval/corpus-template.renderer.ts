@@ -1,5 +1,4 @@
-import { fakePassword, fakePrivateKey, renderSample, seededRandom } from '../src/detection/secrets/fake-secret.factory';
-import { ALPHABETS, SECRET_RULES } from '../src/detection/secrets/secret.rules';
+import { ALPHABETS, fakePassword, fakePrivateKey, renderSample, SECRET_RULES, seededRandom } from '@gateway/guardrail/testing';
 
 /**
  * Fills secret-case templates with generated fakes. Placeholders are resolved innermost first:

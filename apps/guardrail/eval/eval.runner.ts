@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkText, type CheckResult } from '../src/detection';
+import { checkText, type CheckResult } from '@gateway/guardrail';
 import { resolveTemplate } from './corpus-template.renderer';
 import type { EvalCase, ExpectedEntity } from './eval.types';
 

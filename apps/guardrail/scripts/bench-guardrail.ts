@@ -7,9 +7,10 @@
  * exits 1 on a miss.
  */
 import { performance } from 'node:perf_hooks';
-import type { GuardrailPolicy } from '../src/detection';
+import { checkText, type GuardrailPolicy } from '@gateway/guardrail';
+import * as fakeSecrets from '@gateway/guardrail/testing';
 
-type FakeSecretFactory = typeof import('../src/detection/secrets/fake-secret.factory');
+type FakeSecretFactory = typeof fakeSecrets;
 
 const TARGET_P95_MS = 5;
 const TARGET_ADVERSARIAL_MS = 50;
@@ -146,8 +147,7 @@ function row(name: string, chars: number, timings: number[], targetMs: number, t
 export async function runGuardrailBench(options: GuardrailBenchOptions = {}): Promise<GuardrailBenchRow[]> {
   const realisticRuns = options.realisticRuns ?? REALISTIC_RUNS;
   const adversarialRuns = options.adversarialRuns ?? ADVERSARIAL_RUNS;
-  const { checkText } = await import('../src/detection');
-  const factory: FakeSecretFactory = await import('../src/detection/secrets/fake-secret.factory');
+  const factory: FakeSecretFactory = fakeSecrets;
   const inputs = realisticInputs(50, factory);
   for (let i = 0; i < 300; i++) checkText(inputs[i % inputs.length]!, POLICY); // warm-up (JIT, caches)
   const timings: number[] = [];

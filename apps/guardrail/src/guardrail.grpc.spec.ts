@@ -1,6 +1,6 @@
 import type { CallContext, Principal } from '@gateway/grpc';
 import { guardrail } from '@gateway/proto';
-import { RunCheckUseCase } from './checks/run-check.usecase';
+import { RunCheckUseCase } from '@gateway/guardrail';
 import { guardrailHandlers } from './guardrail.grpc';
 
 function context(principal: Principal): CallContext {

@@ -1,9 +1,9 @@
 import { JetStreamEventBus, type EventBus } from '@gateway/bus';
 import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
+import { RunCheckUseCase } from '@gateway/guardrail';
 import { guardrail } from '@gateway/proto';
 import { Counter } from 'prom-client';
-import { RunCheckUseCase } from './checks/run-check.usecase';
 import type { AppEnv } from './env';
 import { guardrailHandlers } from './guardrail.grpc';
 

@@ -1,12 +1,13 @@
 import { DomainError } from '@gateway/errors';
 import type { ProjectPolicyCache } from '@gateway/grpc';
 import type { Logger } from '@gateway/logging';
-import { guardrail, type controlplane, type ledger, type providerproxy, type router } from '@gateway/proto';
+import type { controlplane, guardrail, ledger, providerproxy, router } from '@gateway/proto';
 import type { KeyPrincipal } from '../auth/authenticate';
 import type { EdgeClients } from '../clients';
 import type { ProtectionGuard, Reservation } from '../protection';
 import { continueConversation, userMessage, type ToolResultInput } from './conversation';
-import { findModel, guardrailPolicyOf, infrastructureOf, reservationEstimateUsd, settingsOf } from './project-policy';
+import type { InProcessGovernance } from './governance';
+import { findModel, infrastructureOf, reservationEstimateUsd } from './project-policy';
 import { ShadowComparator } from './shadow.comparator';
 import type { Caller, StepRecorder } from './step-recorder';
 
@@ -49,6 +50,8 @@ export interface StreamSink {
 export interface ExecutionDeps {
   clients: EdgeClients;
   policies: ProjectPolicyCache;
+  /** The guardrail scan and the routing decision, in-process. */
+  governance: InProcessGovernance;
   guard: ProtectionGuard;
   steps: StepRecorder;
   logger: Logger;
@@ -100,16 +103,12 @@ export class ExecutionPipeline {
     refuseArchived(caller.key);
     const policy = await this.deps.policies.get(caller.projectId); // cached: no round trip in the steady state
     const inspected = [request.input, ...request.toolResults.map((result) => result.content)].filter(Boolean).join('\n\n');
-    const route = (sensitive: boolean) => this.deps.clients.router.route({ projectId: caller.projectId, input: request.input, tools: request.tools, sensitive, attachments: 0 });
-    // Independent calls in parallel: the trace check, the parent step, the input scan and, for a
-    // new request, the routing decision as if the input were not sensitive (most are not; a
-    // sensitive one is routed again below). Nothing here has side effects, so a refusal by one
-    // simply discards the others.
-    const [, parent, screening, speculativeRoute] = await Promise.all([
+    // The trace check and the parent step (ledger) travel while the input is scanned here.
+    // Nothing here has side effects, so a refusal by one simply discards the others.
+    const [, parent, screening] = await Promise.all([
       this.deps.steps.requireOpenTrace(caller, request.traceId),
       request.parentStepId !== undefined ? this.parentStep(caller, request.traceId, request.parentStepId) : undefined,
       this.screen(policy, inspected),
-      request.parentStepId === undefined ? route(false) : undefined,
     ]);
     const blocked = await this.blockIfRisky(caller, request.traceId, request.input, screening, request.parentStepId);
     if (blocked) return blocked;
@@ -128,7 +127,7 @@ export class ExecutionPipeline {
         screening,
       };
     } else {
-      const decision = screening.sensitive || !speculativeRoute ? await route(screening.sensitive) : speculativeRoute;
+      const decision = this.route(caller, policy, request.input, request.tools, screening.sensitive);
       if (decision.status !== 'resolved') return this.recordBlocked(caller, request.traceId, request.input, decision.reason, screening, undefined, decision.tier);
       call = { modelPath: [decision.model, ...decision.fallbackPath.filter((m) => m !== decision.model)], tier: decision.tier, messages: [userMessage(request.input)], tools: request.tools, parentStepId: undefined, toolLatencyMs: undefined, input: request.input, screening };
     }
@@ -167,12 +166,11 @@ export class ExecutionPipeline {
   async stream(caller: KeyCaller, traceId: string, input: string, sink: StreamSink, signal: AbortSignal, onStart: () => void): Promise<ExecutionResult> {
     refuseArchived(caller.key);
     const policy = await this.deps.policies.get(caller.projectId);
-    const routeFor = (sensitive: boolean) => this.deps.clients.router.route({ projectId: caller.projectId, input, tools: [], sensitive, attachments: 0 });
-    // As in execute(): trace check, input scan and a speculative (non-sensitive) route in parallel.
-    const [, screening, speculative] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.screen(policy, input), routeFor(false)]);
+    // As in execute(): the trace check travels while the input is scanned.
+    const [, screening] = await Promise.all([this.deps.steps.requireOpenTrace(caller, traceId), this.screen(policy, input)]);
     const blocked = await this.blockIfRisky(caller, traceId, input, screening, undefined);
     if (blocked) return blocked;
-    const route = screening.sensitive ? await routeFor(true) : speculative;
+    const route = this.route(caller, policy, input, [], screening.sensitive);
     if (route.status !== 'resolved') return this.recordBlocked(caller, traceId, input, route.reason, screening, undefined, route.tier);
 
     const modelPath = [route.model, ...route.fallbackPath.filter((m) => m !== route.model)];
@@ -255,7 +253,12 @@ export class ExecutionPipeline {
     if (!screening.check.allowed && !piiOnly(screening.check)) {
       return { status: 'blocked', tier: '', model: '', fallbackPath: [], estimatedCost: undefined, reason: RISK_BLOCK_REASON, features: undefined, explanation: [] };
     }
-    return this.deps.clients.router.route({ projectId, input, tools: [], sensitive: screening.sensitive, attachments: 0 });
+    return this.route(caller, policy, input, [], screening.sensitive);
+  }
+
+  /** Sensitive input (PII, a credential) is routed to the secure tier: private models only. */
+  private route(caller: Caller, policy: controlplane.ProjectPolicy, input: string, tools: Record<string, unknown>[], sensitive: boolean): router.RouteDecision {
+    return this.deps.governance.route(policy, { projectId: caller.projectId, input, tools, sensitive, attachments: 0 });
   }
 
   private async parentStep(caller: Caller, traceId: string, stepId: number): Promise<ledger.Step> {
@@ -267,9 +270,9 @@ export class ExecutionPipeline {
     }
   }
 
-  /** The guardrail with the project's own rules (sent along, so the guardrail needs no lookup). */
+  /** The guardrail with the project's own rules. */
   private scan(policy: controlplane.ProjectPolicy, text: string, direction: 'input' | 'output'): Promise<guardrail.CheckResponse> {
-    return this.deps.clients.guardrail.check(guardrail.CheckRequest.fromPartial({ text, policy: guardrailPolicyOf(settingsOf(policy)), direction }));
+    return this.deps.governance.check(policy, text, direction);
   }
 
   private async screen(policy: controlplane.ProjectPolicy, text: string): Promise<Screening> {

@@ -160,6 +160,31 @@ describe('gateway protection across two edge replicas (production mode)', () => 
     expect(refusedAfter).toBeLessThan(1_000);
     expect((await b.get('/api/v1/traces')).body).toEqual({ error: 'Unauthorized' });
   }, 30_000);
+
+  it('refuses executions on a trace completed through the other replica, before any model call', async () => {
+    const project = await fixture.project({ models: models(), settings: { routing_tiers: { simple: 'cheap', complex: 'cheap' } } });
+    const [a, b] = clientsOf(project);
+    // Created and executed on A: A now knows the trace as open and skips the ledger's trace check.
+    const traceId = await trace(a);
+    expect((await a.post('/api/v1/executions', { trace_id: traceId, input: 'hello' })).status).toBe(200);
+    const completed = await b.patch(`/api/v1/traces/${traceId}/complete`, {});
+    expect(completed.status).toBe(200);
+    await mock.clearRequests();
+    // trace.completed reaches every replica: A refuses within a second, and never calls the model.
+    const since = Date.now();
+    let refused: { status: number; body: unknown } | undefined;
+    while (Date.now() - since < 1_000) {
+      const response = await a.post('/api/v1/executions', { trace_id: traceId, input: 'hello again' });
+      if (response.status !== 200) {
+        refused = response;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(refused).toEqual(expect.objectContaining({ status: 422, body: { error: 'Trace is completed and accepts no new executions' } }));
+    expect(Date.now() - since).toBeLessThan(1_000);
+    expect((await mock.requests()).filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);
+  }, 30_000);
 });
 
 describe('rolling-hour rate limit across two edges (scaled window)', () => {

@@ -91,8 +91,8 @@ async function main(): Promise<void> {
   const CONTROL_PLANE_ADDRESS = address(controlPlane.grpcPort);
   const ledger = await startApp('ledger', { LEDGER_PORT: '0', LEDGER_OPS_PORT: '0', DATABASE_URL: await database('ledger'), DATABASE_SCHEMA: 'ledger', CONTROL_PLANE_ADDRESS, OUTBOX_POLL_MS: '100' });
   const analytics = await startApp('analytics', { ANALYTICS_PORT: '0', ANALYTICS_OPS_PORT: '0', DATABASE_URL: await database('analytics'), DATABASE_SCHEMA: 'analytics' });
-  const guardrail = await startApp('guardrail', { GUARDRAIL_PORT: '0', GUARDRAIL_OPS_PORT: '0', CONTROL_PLANE_ADDRESS });
-  const router = await startApp('router', { ROUTER_PORT: '0', ROUTER_OPS_PORT: '0', CONTROL_PLANE_ADDRESS });
+  await startApp('guardrail', { GUARDRAIL_PORT: '0', GUARDRAIL_OPS_PORT: '0', CONTROL_PLANE_ADDRESS });
+  await startApp('router', { ROUTER_PORT: '0', ROUTER_OPS_PORT: '0', CONTROL_PLANE_ADDRESS });
   const providerProxy = await startApp('provider-proxy', { PROVIDER_PROXY_PORT: '0', PROVIDER_PROXY_OPS_PORT: '0', CONTROL_PLANE_ADDRESS });
   await startApp('edge', {
     EDGE_PORT: '0',
@@ -100,8 +100,6 @@ async function main(): Promise<void> {
     PROTECTION_STORE: 'memory',
     CONTROL_PLANE_ADDRESS,
     LEDGER_ADDRESS: address(ledger.grpcPort),
-    GUARDRAIL_ADDRESS: address(guardrail.grpcPort),
-    ROUTER_ADDRESS: address(router.grpcPort),
     PROVIDER_PROXY_ADDRESS: address(providerProxy.grpcPort),
     ANALYTICS_ADDRESS: address(analytics.grpcPort),
   });

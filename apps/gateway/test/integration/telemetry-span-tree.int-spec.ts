@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createServiceClient } from '@gateway/grpc';
-import { controlplane, ledger } from '@gateway/proto';
+import { controlplane, guardrail, ledger, router } from '@gateway/proto';
 import { SpanKind } from '@gateway/telemetry';
 import type { HarnessReady, HarnessSpan } from './embedded-stack.harness';
 
@@ -10,7 +10,8 @@ import type { HarnessReady, HarnessSpan } from './embedded-stack.harness';
  * Issue 10 (telemetry), the embedded launcher's way: every app's built bundle in one process
  * (embedded-stack.harness.ts) with the in-process bus, on real PostgreSQL, and an in-memory span
  * exporter registered before the bundles load. One execution sent with a `traceparent` must come
- * back as one trace: edge SERVER → CLIENT/SERVER per gRPC hop → CONSUMER of step.recorded in
+ * back as one trace: edge SERVER → in-process guardrail scans and CLIENT/SERVER per gRPC hop →
+ * CONSUMER of step.recorded in
  * analytics and control-plane, every parent link in place. Then /metrics of each service.
  * Build first: npx nx run-many -t bundle.
  */
@@ -133,7 +134,7 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
     }
 
     // Each gRPC hop: a SERVER span (in the called service) whose parent is the caller's CLIENT span of the same method.
-    const services = ['controlplane.v1.ControlPlaneService', 'ledger.v1.LedgerService', 'guardrail.v1.GuardrailService', 'router.v1.RouterService', 'providerproxy.v1.ProviderProxyService'];
+    const services = ['controlplane.v1.ControlPlaneService', 'ledger.v1.LedgerService', 'providerproxy.v1.ProviderProxyService'];
     for (const service of services) {
       const servers = trace.filter((span) => span.kind === SpanKind.SERVER && span.name.startsWith(`/gateway.${service}/`));
       expect({ service, servers: servers.length > 0 }).toEqual({ service, servers: true });
@@ -145,12 +146,19 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
     const names = trace.filter((span) => span.kind === SpanKind.SERVER).map((span) => span.name);
     expect(names).toEqual(
       expect.arrayContaining([
-        '/gateway.guardrail.v1.GuardrailService/Check',
-        '/gateway.router.v1.RouterService/Route',
         '/gateway.providerproxy.v1.ProviderProxyService/Complete',
         '/gateway.ledger.v1.LedgerService/RecordStep',
       ]),
     );
+    // The guardrail engine runs in edge's process (input and output scans): INTERNAL spans under
+    // the edge's SERVER span, and no hop to the guardrail or router service.
+    const scans = trace.filter((span) => span.name === 'guardrail check');
+    expect(scans.map((span) => ({ kind: span.kind, direction: span.attributes['gateway.direction'], outcome: span.attributes['gateway.outcome'], scope: span.scope })).sort((a, b) => String(a.direction).localeCompare(String(b.direction)))).toEqual([
+      { kind: SpanKind.INTERNAL, direction: 'input', outcome: 'allowed', scope: 'edge' },
+      { kind: SpanKind.INTERNAL, direction: 'output', outcome: 'allowed', scope: 'edge' },
+    ]);
+    for (const scan of scans) expect(ancestors(scan)).toContain(edgeSpan);
+    expect(trace.filter((span) => /GuardrailService|RouterService/.test(span.name))).toEqual([]);
     // provider-proxy looks up the model's credentials: a hop nested inside another service's call.
     const nested = trace.filter((span) => span.kind === SpanKind.SERVER && span.name.startsWith('/gateway.controlplane.v1.ControlPlaneService/') && ancestors(span).some((a) => a.name === '/gateway.providerproxy.v1.ProviderProxyService/Complete' && a.kind === SpanKind.SERVER));
     expect(nested.length).toBeGreaterThan(0);
@@ -176,6 +184,13 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
     const actor = { userId: '1', organizationId: 1, role: 'owner', keyId: '', ip: '127.0.0.1', userAgent: 'metrics-test' };
     await expect(ledgerClient.getTraceHeader({ actor, projectId, traceId: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     ledgerClient.close();
+    // The guardrail and router services serve internal teams (edge runs both engines in-process).
+    const guardrailClient = createServiceClient(guardrail.GuardrailServiceService, { address: `127.0.0.1:${ready.apps.guardrail.grpcPort}`, internalToken: ready.internalToken });
+    expect(await guardrailClient.check(guardrail.CheckRequest.fromPartial({ text: 'Hello there', direction: 'input' }))).toMatchObject({ allowed: true });
+    guardrailClient.close();
+    const routerClient = createServiceClient(router.RouterServiceService, { address: `127.0.0.1:${ready.apps.router.grpcPort}`, internalToken: ready.internalToken });
+    expect(await routerClient.route({ projectId, input: 'Hello there', tools: [], sensitive: false, attachments: 0 })).toMatchObject({ status: 'resolved', model: 'fast' });
+    routerClient.close();
 
     const scrape = async (name: string) => {
       const response = await fetch(`http://127.0.0.1:${ready.apps[name].opsPort}/metrics`);
@@ -208,6 +223,10 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
     expect(decisions).toContainEqual(expect.objectContaining({ labels: { direction: 'input', outcome: 'allowed', service: 'guardrail' } }));
 
     const edgeText = await scrape('edge');
+    // The execution's input and output scans, counted where they ran.
+    const edgeDecisions = samples(edgeText, 'guardrail_checks_total');
+    expect(edgeDecisions).toContainEqual({ labels: { direction: 'input', outcome: 'allowed', service: 'edge' }, value: 1 });
+    expect(edgeDecisions).toContainEqual({ labels: { direction: 'output', outcome: 'allowed', service: 'edge' }, value: 1 });
     expect(samples(edgeText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: 'POST', status: '200', service: 'edge' } }));
     // Spend: the USD the execution's step recorded, per project and model.
     const spend = samples(edgeText, 'gateway_spend_usd_total');

@@ -1,4 +1,4 @@
-import { SECRET_RULES } from '../../src/detection/secrets/secret.rules';
+import { SECRET_RULES } from '@gateway/guardrail/testing';
 import type { EvalCase } from '../eval.types';
 import { pick, type Random } from './corpus.helpers';
 

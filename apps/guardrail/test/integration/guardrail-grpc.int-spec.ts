@@ -5,7 +5,7 @@ import { DomainError } from '@gateway/errors';
 import { createServiceClient, type ServiceClient } from '@gateway/grpc';
 import { common, controlplane, guardrail } from '@gateway/proto';
 import { eventually, ProductionStack } from '@gateway/testing';
-import { allFakeSecrets } from '../../src/detection/secrets/fake-secret.factory';
+import { allFakeSecrets } from '@gateway/guardrail/testing';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@guardrail.test', password: 'guardrail-password-123' };

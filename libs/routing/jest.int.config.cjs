@@ -1,0 +1,2 @@
+const { jestProject } = require('../../jest.preset.cjs');
+module.exports = jestProject(__dirname, 'integration');
