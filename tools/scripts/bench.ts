@@ -48,6 +48,13 @@ function rssMb(pid: number | undefined): number {
   return line ? Number(line.replace(/\D+/g, '')) / 1024 : 0;
 }
 
+/** Where a process's memory is, from its own /metrics (V8 heap used and total, off-heap buffers), MB. */
+async function heapMb(opsPort: number): Promise<{ used: number; total: number; external: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  const value = (name: string) => Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0) / 1024 / 1024);
+  return { used: value('nodejs_heap_size_used_bytes'), total: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes') };
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
@@ -84,6 +91,8 @@ async function gatewaySection(calls: number) {
     apps: ['edge', 'control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy'],
     databasePrefix: 'gw_bench',
     logLevel: 'error',
+    // As the Helm chart and compose file run them: `node main.js`, no source-map support.
+    sourceMaps: false,
     extraEnv: {
       // One key drives thousands of requests an hour: its hourly request limit is lifted here. The
       // loop guard is not: the key is created exempt from it (an explicit per-key setting).
@@ -148,7 +157,8 @@ async function gatewaySection(calls: number) {
     }
     const hops = await hopLatencies(stack, project.projectId, traceId, input, calls);
     const memory = Object.fromEntries(apps.map((app) => [app.name, Math.round(rssMb(app.process?.pid))]));
-    return { levels, firstChunk: stats(firstChunk), memory, hops, cpuPerExecution };
+    const heap = Object.fromEntries(await Promise.all(apps.map(async (app) => [app.name, await heapMb(app.opsPort)] as const)));
+    return { levels, firstChunk: stats(firstChunk), memory, heap, hops, cpuPerExecution };
   } finally {
     await stack.stopAll();
     await mock.stop();
@@ -201,6 +211,7 @@ async function main(): Promise<void> {
     ...Object.entries(gateway.levels).map(([connections, l]) => `${connections.padStart(11)} ${l.perSecond.toFixed(0).padStart(14)} ${fmt(l.p50)} ${fmt(l.p99)} ${fmt(l.overheadP50).padStart(14)} ${fmt(l.overheadP99).padStart(14)}`),
     `time to first SSE chunk   p50 ${fmt(gateway.firstChunk.p50)}  p95 ${fmt(gateway.firstChunk.p95)}  p99 ${fmt(gateway.firstChunk.p99)}`,
     `resident memory after the run (MB): ${Object.entries(gateway.memory).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
+    `V8 heap used/total and external (MB): ${Object.entries(gateway.heap).map(([app, h]) => `${app} ${h.used}/${h.total} +${h.external}`).join(', ')}`,
     `CPU per execution at 16 connections (ms): ${Object.entries(gateway.cpuPerExecution).map(([app, ms]) => `${app} ${ms}`).join(', ')}`,
     '',
     'hops on their own (gRPC, service credential, ms):',

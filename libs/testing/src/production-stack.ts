@@ -40,6 +40,11 @@ export interface StackSettings {
   extraEnv?: Partial<Record<AppName, Record<string, string>>>;
   /** Extra node flags per app, e.g. `--cpu-prof` for the benchmark's profiles. */
   nodeArgs?: Partial<Record<AppName, string[]>>;
+  /**
+   * Source-mapped stack traces (default true: readable test failures). The benchmark turns them
+   * off to run every process exactly as the Helm chart and compose file do (`node main.js`).
+   */
+  sourceMaps?: boolean;
   logLevel?: string;
 }
 
@@ -162,7 +167,7 @@ export class ProductionStack {
     if (!running) throw new Error(`${name} is not part of this stack`);
     const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t bundle)`);
-    const child = spawn(process.execPath, ['--enable-source-maps', ...(this.settings.nodeArgs?.[name] ?? []), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...this.sourceMapArgs(), ...(this.settings.nodeArgs?.[name] ?? []), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
     running.process = child;
     await waitReady(running.opsPort, child, name);
     if (!this.settings.fixedPorts) await spreadIds(name, running.env.DATABASE_URL);
@@ -180,7 +185,7 @@ export class ProductionStack {
     const prefix = PREFIX[name];
     const env = { ...original.env, [`${prefix}_PORT`]: String(port), [`${prefix}_OPS_PORT`]: String(opsPort), ...extraEnv };
     const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...this.sourceMapArgs(), entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
     const replica: RunningApp = { name, port, opsPort, env, process: child };
     this.replicas.push(replica);
     await waitReady(opsPort, child, `${name} replica`);
@@ -215,6 +220,10 @@ export class ProductionStack {
   /** SIGTERM: the app drains and exits by itself. */
   stop(name: AppName): Promise<void> {
     return this.signal(name, 'SIGTERM');
+  }
+
+  private sourceMapArgs(): string[] {
+    return this.settings.sourceMaps === false ? [] : ['--enable-source-maps'];
   }
 
   private async signal(name: AppName, signal: NodeJS.Signals): Promise<void> {
