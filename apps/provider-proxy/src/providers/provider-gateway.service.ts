@@ -18,6 +18,7 @@ import { CircuitBreaker, CircuitBreakerRegistry } from './resilience/circuit-bre
 import { createOutboundGuard } from './resilience/outbound-url.guard';
 import { configFailure, httpFailure, protocolFailure, UpstreamAttemptError } from './resilience/upstream-attempt.error';
 import { costUsd, estimateUsage } from './usage/cost.calculator';
+import { createUpstreamHttpClient, type UpstreamResponse } from './wire/upstream-http.client';
 
 interface PlannedModel {
   target: ModelTarget;
@@ -37,7 +38,7 @@ interface OpenedStream {
  * and statuses only: upstream bodies, URLs and keys never leave this module.
  */
 export function createProviderGateway(options: ProviderGatewayOptions): ProviderGateway {
-  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  const http = options.http ?? createUpstreamHttpClient();
   const breakers = new CircuitBreakerRegistry(options.breaker);
   const guard = createOutboundGuard(options.allowedHosts);
   const adapterFor = createAdapterRegistry();
@@ -62,7 +63,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
   }
 
   /** Builds, guards and sends one request; resolves with a 2xx response. */
-  async function send(model: PlannedModel, req: CompletionRequest, stream: boolean): Promise<{ response: Response; timer: AttemptTimer }> {
+  async function send(model: PlannedModel, req: CompletionRequest, stream: boolean): Promise<{ response: UpstreamResponse; timer: AttemptTimer }> {
     let url: URL;
     let upstream;
     try {
@@ -74,14 +75,21 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
     const check = guard(url);
     if (!check.allowed) throw new UpstreamAttemptError('blocked', `destination refused (${check.reason})`, { retryable: false });
 
-    const timer = new AttemptTimer(options.timeoutMs, req.signal);
+    let call;
     try {
-      // Redirects are not followed: a 3xx could point past the outbound guard.
-      const response = await fetchImpl(url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: timer.signal, redirect: 'manual' });
+      call = http.post(url, upstream.headers, upstream.body);
+    } catch {
+      // Headers node:http refuses to send (a key with a line break): nothing left this process.
+      throw configFailure('invalid header value in the model configuration');
+    }
+    const timer = new AttemptTimer(options.timeoutMs, req.signal);
+    timer.attach(call.abort);
+    try {
+      const response = await call.response;
       if (response.status < 200 || response.status >= 300) {
-        const retryAfter = parseRetryAfter(response.headers);
+        const retryAfter = parseRetryAfter((name) => response.header(name));
         // The body is dropped unread: it may echo the request or a key fragment.
-        response.body?.cancel().catch(() => undefined);
+        response.discard();
         throw httpFailure(response.status, retryAfter);
       }
       return { response, timer };
@@ -112,7 +120,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
   /** Opens a stream and reads up to its first event: the point after which nothing is retried. */
   async function openStream(model: PlannedModel, req: CompletionRequest): Promise<OpenedStream> {
     const { response, timer } = await send(model, req, true);
-    const iterator = model.adapter.parseStream(touchingChunks(response.body, timer))[Symbol.asyncIterator]();
+    const iterator = model.adapter.parseStream(touchingChunks(response.chunks(), timer))[Symbol.asyncIterator]();
     try {
       timer.touch();
       const first = await iterator.next();
@@ -255,32 +263,28 @@ function endpointKey(target: ModelTarget): string {
 
 /**
  * Maps whatever an attempt threw to a safe UpstreamAttemptError. Messages are built from error
- * codes only: undici and adapter messages can contain URLs.
+ * codes only: node:http and adapter messages can contain hosts and URLs.
  */
 function classify(error: unknown, timer?: AttemptTimer): UpstreamAttemptError {
   if (timer?.timedOut) return new UpstreamAttemptError('timeout', 'timeout', { retryable: true });
   if (error instanceof UpstreamAttemptError) return error;
-  if (isNetworkError(error)) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    const code = typeof cause?.code === 'string' ? cause.code : typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unknown';
-    return new UpstreamAttemptError('network', `connection error (${code})`, { retryable: true });
-  }
+  const code = networkErrorCode(error);
+  if (code !== undefined) return new UpstreamAttemptError('network', `connection error (${code})`, { retryable: true });
   return new UpstreamAttemptError('protocol', 'unreadable response', { retryable: false });
 }
 
 /**
- * Duck-typed on purpose: fetch errors come from undici's realm, so `instanceof Error` fails
- * wherever code runs in another context (jest's vm sandbox, worker threads).
+ * The system or stream error code of a connection failure (ECONNREFUSED, ECONNRESET, ENOTFOUND,
+ * ERR_STREAM_PREMATURE_CLOSE, ...), undefined for anything else. Duck-typed on purpose: core
+ * errors come from another realm wherever code runs in a vm context (jest's sandbox).
  */
-function isNetworkError(error: unknown): boolean {
-  if (error === null || typeof error !== 'object') return false;
-  const { name, message, code } = error as { name?: unknown; message?: unknown; code?: unknown };
-  if (name === 'TypeError' && (message === 'fetch failed' || message === 'terminated')) return true;
-  return typeof code === 'string' && (code.startsWith('E') || code.startsWith('UND_ERR'));
+function networkErrorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('E') ? code : undefined;
 }
 
-async function* touchingChunks(body: ReadableStream<Uint8Array> | null, timer: AttemptTimer): AsyncGenerator<Uint8Array> {
-  if (!body) return;
+async function* touchingChunks(body: AsyncIterable<Uint8Array>, timer: AttemptTimer): AsyncGenerator<Uint8Array> {
   for await (const chunk of body) {
     timer.touch();
     yield chunk;

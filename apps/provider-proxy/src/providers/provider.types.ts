@@ -1,3 +1,5 @@
+import type { UpstreamHttpClient } from './wire/upstream-http.client';
+
 /**
  * Public, transport-free contract of the provider adapters. The gRPC layer maps its messages
  * onto these types; nothing here knows about gRPC or HTTP status codes of the gateway.
@@ -110,7 +112,8 @@ export interface ProviderGatewayOptions {
   /** First backoff delay, ms; doubles per retry, with jitter. */
   backoffBaseMs: number;
   breaker: { failureThreshold: number; openMs: number };
-  fetchImpl?: typeof fetch;
+  /** The HTTP client of upstream calls (keep-alive, bounded connections); one per gateway by default. */
+  http?: UpstreamHttpClient;
   /** When set, only these hosts (exact, or `*.suffix`) may be called. */
   allowedHosts?: string[];
   logger?: ProviderGatewayLogger;

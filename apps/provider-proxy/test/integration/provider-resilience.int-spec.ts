@@ -259,6 +259,15 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
       expect(fallback).toMatchObject({ modelUsed: 'gemini-model', attempts: 1 });
     });
 
+    it('refuses a key that cannot be sent as a header without sending anything, and without echoing it', async () => {
+      const apiKey = 'sk-broken\r\nx-injected: secret-tail';
+      const error = await failureOf(gatewayWith().complete([harness.target('openai', { apiKey })], { messages: MESSAGES }));
+      expect(error.message).toBe('All models failed: openai-model (misconfigured: invalid header value in the model configuration)');
+      expect(harness.mock.requestLog).toHaveLength(0);
+      const fallback = await gatewayWith().complete([harness.target('openai', { apiKey }), harness.target('anthropic')], { messages: MESSAGES });
+      expect(fallback).toMatchObject({ modelUsed: 'anthropic-model', attempts: 1 });
+    });
+
     it('only calls allowedHosts when the list is set', async () => {
       const error = await failureOf(gatewayWith({ allowedHosts: ['api.openai.com'] }).complete([harness.target('openai')], { messages: MESSAGES }));
       expect(error.message).toBe('All models failed: openai-model (destination refused (host not in the allowed list))');

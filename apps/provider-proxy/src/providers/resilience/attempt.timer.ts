@@ -1,36 +1,46 @@
 /**
- * Aborts one upstream attempt after `timeoutMs` of silence and remembers that it did, so a
- * timeout can be told apart from the caller cancelling. Non-streaming attempts arm it once;
- * streams `touch()` it on every chunk, making it an idle timeout.
+ * Tears one upstream attempt down after `timeoutMs` of silence, or as soon as the caller
+ * cancels, and remembers a timeout so it can be told apart from the caller cancelling.
+ * Non-streaming attempts arm it once; streams `touch()` it on every chunk, making it an idle
+ * timeout. What it tears down is the request `attach`ed to it (no AbortController per attempt).
  */
 export class AttemptTimer {
-  private readonly controller = new AbortController();
   private handle: NodeJS.Timeout | undefined;
   private expired = false;
-  private readonly onCallerAbort: () => void;
+  private aborted = false;
+  private cancel: (() => void) | undefined;
+  private readonly onCallerAbort = () => this.abort();
+  private readonly onExpiry = () => {
+    this.handle = undefined;
+    this.expired = true;
+    this.abort();
+  };
 
   constructor(
     private readonly timeoutMs: number,
     private readonly callerSignal?: AbortSignal,
   ) {
-    this.onCallerAbort = () => this.controller.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) this.controller.abort(callerSignal.reason);
-    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
-    this.arm();
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
+    if (callerSignal?.aborted) {
+      this.aborted = true;
+      return;
+    }
+    callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.handle = setTimeout(this.onExpiry, timeoutMs);
   }
 
   get timedOut(): boolean {
     return this.expired;
   }
 
+  /** The request to tear down; torn down at once when the attempt is already over. */
+  attach(cancel: () => void): void {
+    this.cancel = cancel;
+    if (this.aborted) cancel();
+  }
+
   touch(): void {
-    if (this.handle === undefined || this.expired) return;
-    clearTimeout(this.handle);
-    this.arm();
+    // refresh() re-arms the same timer object: cheaper than clearing and creating one per chunk.
+    this.handle?.refresh();
   }
 
   suspend(): void {
@@ -39,7 +49,7 @@ export class AttemptTimer {
   }
 
   resume(): void {
-    if (this.handle === undefined && !this.expired && !this.controller.signal.aborted) this.arm();
+    if (this.handle === undefined && !this.aborted) this.handle = setTimeout(this.onExpiry, this.timeoutMs);
   }
 
   /** Stops the clock; the attempt keeps its connection. */
@@ -49,16 +59,11 @@ export class AttemptTimer {
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  /** Stops the clock and tears the connection down (abandoned or finished stream). */
+  /** Stops the clock and tears the request down (timeout, caller gone, abandoned or finished stream). */
   abort(): void {
     this.clear();
-    if (!this.controller.signal.aborted) this.controller.abort();
-  }
-
-  private arm(): void {
-    this.handle = setTimeout(() => {
-      this.expired = true;
-      this.controller.abort();
-    }, this.timeoutMs);
+    if (this.aborted) return;
+    this.aborted = true;
+    this.cancel?.();
   }
 }

@@ -21,12 +21,12 @@ export function retryDelayMs(retry: number, baseMs: number, retryAfterMs: number
   return Math.max(backoff, retryAfterMs);
 }
 
-/** Reads `retry-after-ms` (OpenAI, Azure) or `retry-after` (seconds or an HTTP date). */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
-  const milliseconds = headers.get('retry-after-ms');
-  if (milliseconds !== null && milliseconds.trim() !== '' && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
+/** Reads `retry-after-ms` (OpenAI, Azure) or `retry-after` (seconds or an HTTP date) through a header lookup. */
+export function parseRetryAfter(header: (name: string) => string | undefined, now: number = Date.now()): number | undefined {
+  const milliseconds = header('retry-after-ms');
+  if (milliseconds !== undefined && milliseconds.trim() !== '' && Number.isFinite(Number(milliseconds))) return Math.max(0, Number(milliseconds));
+  const value = header('retry-after');
+  if (value === undefined || value.trim() === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.max(0, Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
