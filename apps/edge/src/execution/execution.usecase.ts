@@ -200,7 +200,7 @@ export class ExecutionPipeline {
     const error = done ? '' : signal.aborted ? 'client disconnected before the stream ended' : 'upstream stream failed before completion';
     // Without the provider's final usage the cost is estimated from what was sent and produced.
     const cost = done ? done.costUsd : reservationEstimateUsd(input.length, Math.ceil(text.length / 4), [model]);
-    await reservation.settle(cost).catch((settleError: unknown) => this.deps.logger.error({ err: settleError }, 'spend settlement failed'));
+    const settled = reservation.settle(cost).catch((settleError: unknown) => this.deps.logger.error({ err: settleError }, 'spend settlement failed'));
     const outputCheck = text ? await this.screenOutput(policy, text) : undefined;
     const step = await this.deps.steps.record(caller, traceId, {
       type: 'run',
@@ -219,7 +219,7 @@ export class ExecutionPipeline {
       retentionDays: model?.dataRetentionDays ?? 0,
       startedAt: new Date(started).toISOString(),
       conversationJson: JSON.stringify(messages),
-    });
+    }).finally(() => settled);
     if (failure && !signal.aborted) this.deps.logger.warn({ err: failure, stepId: step.id }, 'stream ended with an upstream error');
     if (!done && !signal.aborted) throw new DomainError('UPSTREAM_FAILED', 'Upstream model stream failed');
     return { kind: 'text', output: text, model: modelUsed, stepId: step.id };
@@ -348,10 +348,10 @@ export class ExecutionPipeline {
       });
       throw error instanceof DomainError && error.code !== 'INTERNAL' ? error : new DomainError('UPSTREAM_FAILED', 'Upstream model call failed');
     }
-    const [, outputCheck] = await Promise.all([
-      reservation.settle(response.costUsd).catch((error: unknown) => this.deps.logger.error({ err: error }, 'spend settlement failed')),
-      response.text ? this.screenOutput(policy, response.text) : undefined,
-    ]);
+    // Settlement (Redis) travels while the output is scanned and the step recorded; it is awaited
+    // before answering, so the caller's next request sees the actual spend.
+    const settled = reservation.settle(response.costUsd).catch((error: unknown) => this.deps.logger.error({ err: error }, 'spend settlement failed'));
+    const outputCheck = response.text ? await this.screenOutput(policy, response.text) : undefined;
     const model = findModel(policy, response.modelUsed);
     const pending = response.toolCalls.length > 0;
     const step = await this.deps.steps.record(caller, traceId, {
@@ -369,7 +369,7 @@ export class ExecutionPipeline {
       infrastructure: infrastructureOf(model),
       retentionDays: model?.dataRetentionDays ?? 0,
       ...mergedFlags(call.screening.check, outputCheck),
-    });
+    }).finally(() => settled);
     if (pending) return { kind: 'tool_calls', stepId: step.id, toolCalls: response.toolCalls.map(toolCallView) };
     return { kind: 'text', output: response.text, model: response.modelUsed, stepId: step.id };
   }
