@@ -32,7 +32,7 @@ export function ledgerHandlers(useCases: LedgerUseCases): ServiceHandlers<typeof
     createTrace: async (req, ctx) =>
       toTrace(await traces.create(projectOf(ctx, req.projectId, req.actor), { metadata: req.metadata, revenue: req.revenue, status: req.status, sourceTraceId: req.sourceTraceId })),
     getTrace: async (req, ctx) => toTraceDetail(await traces.get(projectOf(ctx, req.projectId, req.actor), req.traceId)),
-    getTraceHeader: async (req, ctx) => toTrace(await traces.findOwned(projectOf(ctx, req.projectId, req.actor), req.traceId)),
+    getTraceHeader: async (req, ctx) => toTrace(await traces.header(projectOf(ctx, req.projectId, req.actor), req.traceId)),
     listTraces: async (req, ctx) => {
       const page = await traces.list(projectOf(ctx, req.projectId, req.actor), { page: req.page, perPage: req.perPage, status: req.status || undefined });
       return { traces: page.traces.map(toTrace), page: page.page, perPage: page.perPage, total: page.total, totalPages: page.totalPages };

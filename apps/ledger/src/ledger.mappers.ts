@@ -1,10 +1,11 @@
 import type { ledger } from '@gateway/proto';
-import type { ShadowResult as ShadowRow, Step as StepRow, Trace as TraceRow } from './generated/prisma/client';
+import type { ShadowResult as ShadowRow, Step as StepRow } from './generated/prisma/client';
 import { isStallFlagged } from './summary';
 import type { TraceView } from './traces/trace-view';
+import type { TraceHeader } from './traces/trace.repository';
 
 /** Rows and views of the ledger → its gRPC contract (gateway.ledger.v1). */
-export function toTrace(row: TraceRow): ledger.Trace {
+export function toTrace(row: TraceHeader): ledger.Trace {
   return {
     id: row.id,
     projectId: Number(row.projectId),

@@ -1,16 +1,17 @@
 import { join } from 'node:path';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
-import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalClient } from '@gateway/db';
+import { runMigrations, startOutboxRelay } from '@gateway/db';
 import { runShutdown } from '@gateway/config';
 import { createProjectPolicyCache, GrpcServer, grpcShutdownSteps, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { ledger, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
-import { createLedgerDb } from './database';
+import { createLedgerDatabase } from './database';
 import type { LedgerEnv } from './env';
 import { ControlPlaneGradingPolicySource } from './grading';
 import { LEDGER_SERVICE_ONLY_METHODS, ledgerHandlers } from './ledger.grpc';
 import { ledgerTables } from './ledger-tables';
+import { ledgerOutboxStore } from './outbox.store';
 import { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
 import { ControlPlaneProjectDirectory } from './projects/project-directory';
 import { projectDeletedHandler } from './projects/project-deleted.handler';
@@ -44,10 +45,16 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   initTelemetry({ service: 'ledger' });
   const logger = overrides.logger ?? createLogger({ service: 'ledger', level: env.LOG_LEVEL });
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir: overrides.migrationsDir ?? join(__dirname, 'prisma/migrations'), logger });
-  const db = createLedgerDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
+  const database = createLedgerDatabase({
+    url: env.DATABASE_URL,
+    schema: env.DATABASE_SCHEMA,
+    poolMax: env.DATABASE_POOL_MAX,
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection error'),
+  });
+  const { db, sql } = database;
   const tables = ledgerTables(env.DATABASE_SCHEMA);
   const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'ledger' }));
-  const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: env.OUTBOX_POLL_MS });
+  const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: ledgerOutboxStore(sql, tables.outboxEvents), bus, logger, pollMs: env.OUTBOX_POLL_MS });
   const nudge = () => relay?.nudge();
 
   const controlPlane = overrides.policies ? undefined : createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.LEDGER_POLICY_CACHE_MS);
@@ -55,13 +62,13 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const subscriptions: Subscription[] = [await policies.listen(bus)];
   const gradingPolicies = new ControlPlaneGradingPolicySource(policies);
 
-  const repository = new TraceRepository(tables);
-  const traces = new TracesUseCase(db, nudge, env.LEDGER_DEFAULT_RETENTION_DAYS, gradingPolicies);
+  const repository = new TraceRepository(tables, sql);
+  const traces = new TracesUseCase(db, repository, nudge, env.LEDGER_DEFAULT_RETENTION_DAYS, gradingPolicies);
   const deleteProjectData = new DeleteProjectDataUseCase(db, tables, env.LEDGER_RETENTION_BATCH_SIZE);
   const useCases = {
     traces,
     completeTrace: new CompleteTraceUseCase(db, traces, repository, gradingPolicies, nudge),
-    recordStep: new RecordStepUseCase(db, new StepRepository(db, tables), repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
+    recordStep: new RecordStepUseCase(db, new StepRepository(sql, tables), repository, gradingPolicies, nudge, { logger, defaultRetentionDays: env.LEDGER_DEFAULT_RETENTION_DAYS }),
     getStep: new GetStepUseCase(db),
     recordShadowResult: new RecordShadowResultUseCase(db, traces, repository),
     deleteProjectData,
@@ -110,7 +117,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
       } },
       { name: 'clients', run: () => controlPlane?.close() },
       { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
-      { name: 'database', run: () => db.$disconnect() },
+      { name: 'database', run: () => database.close() },
     ],
   });
   return {

@@ -1,7 +1,7 @@
 import type { OutboxEntry } from '@gateway/db';
-import type { LedgerDb } from '../database';
 import type { Step as StepRow } from '../generated/prisma/client';
 import type { LedgerTables } from '../ledger-tables';
+import type { LedgerSql, PreparedStatement } from '../sql';
 
 /** What the single-statement write found, when it did not insert. */
 export interface StepWriteOutcome {
@@ -23,46 +23,24 @@ const json = (value: unknown): string | null => (value === undefined || value ==
  * already used on the trace inserts nothing (unique index) and writes no event.
  */
 export class StepRepository {
+  private readonly nextId: PreparedStatement;
+  private readonly write: PreparedStatement;
+
   constructor(
-    private readonly db: LedgerDb,
-    private readonly tables: LedgerTables,
-  ) {}
+    private readonly sql: LedgerSql,
+    tables: LedgerTables,
+  ) {
+    this.nextId = { name: 'ledger_step_next_id', text: `SELECT nextval(pg_get_serial_sequence('${tables.steps}', 'id')) AS id` };
+    this.write = { name: 'ledger_step_write', text: writeStatement(tables) };
+  }
 
   async allocateId(): Promise<bigint> {
-    const rows = await this.db.$queryRawUnsafe<{ id: bigint | string }[]>(`SELECT nextval(pg_get_serial_sequence('${this.tables.steps}', 'id')) AS id`);
+    const rows = await this.sql.rows<{ id: string }>(this.nextId, []);
     return BigInt(rows[0].id);
   }
 
   async writeOpen(row: StepRow, routing: { tier: string; model: string } | null, event: OutboxEntry): Promise<StepWriteOutcome> {
-    const { traces, steps, outboxEvents } = this.tables;
-    const rows = await this.db.$queryRawUnsafe<{ inserted: boolean; status: string | null; sealed: boolean | null; parent_found: boolean }[]>(
-      `WITH st AS (
-         SELECT status, completed_at IS NOT NULL AS sealed FROM ${traces} WHERE id = $1::uuid AND project_id = $2::bigint
-       ), parent AS (
-         SELECT $4::bigint IS NULL OR EXISTS (SELECT 1 FROM ${steps} WHERE id = $4::bigint AND trace_id = $1::uuid) AS found
-       ), t AS (
-         UPDATE ${traces}
-            SET retention_until = GREATEST(retention_until, $29::timestamptz),
-                routing_tier = CASE WHEN $31::boolean THEN $32 ELSE routing_tier END,
-                routing_model = CASE WHEN $31::boolean THEN $33 ELSE routing_model END
-          WHERE id = $1::uuid AND project_id = $2::bigint AND completed_at IS NULL AND (SELECT found FROM parent)
-          RETURNING id
-       ), s AS (
-         INSERT INTO ${steps} (id, trace_id, project_id, type, parent_step_id, input, output, model, tier, infrastructure, cost, latency_ms,
-                               prompt_tokens, completion_tokens, cached_tokens, blocked_reason, tool_calls, tool_name, tool_latency_ms,
-                               pii_detected, injection_attempt, secret_leaked, risk_score, tool_fidelity_score, error, idempotency_key,
-                               started_at, conversation_json, offered_tools, retention_until, created_at)
-         SELECT $3::bigint, $1::uuid, $2::bigint, $5, $4::bigint, $6, $7::jsonb, $8, $9, $10, $11::float8, $12::float8,
-                $13::int, $14::int, $15::int, $16, $17::jsonb, $18, $19::float8,
-                $20::boolean, $21::boolean, $22::boolean, $23::float8, $24::float8, $25, $26,
-                $27::timestamptz, $28, $30::jsonb, $29::timestamptz, $34::timestamptz
-           FROM t
-         ON CONFLICT (trace_id, idempotency_key) DO NOTHING
-         RETURNING id
-       ), o AS (
-         INSERT INTO ${outboxEvents} (event_id, subject, payload, headers) SELECT $35::uuid, $36, $37::bytea, $38::jsonb FROM s
-       )
-       SELECT EXISTS (SELECT 1 FROM s) AS inserted, (SELECT status FROM st) AS status, (SELECT sealed FROM st) AS sealed, (SELECT found FROM parent) AS parent_found`,
+    const rows = await this.sql.rows<{ inserted: boolean; status: string | null; sealed: boolean | null; parent_found: boolean }>(this.write, [
       row.traceId,
       String(row.projectId),
       String(row.id),
@@ -101,8 +79,38 @@ export class StepRepository {
       event.subject,
       Buffer.from(event.data),
       JSON.stringify(event.headers ?? {}),
-    );
+    ]);
     const result = rows[0];
     return { inserted: result.inserted, traceStatus: result.status, sealed: Boolean(result.sealed), parentFound: result.parent_found };
   }
+}
+
+function writeStatement({ traces, steps, outboxEvents }: LedgerTables): string {
+  return `WITH st AS (
+         SELECT status, completed_at IS NOT NULL AS sealed FROM ${traces} WHERE id = $1::uuid AND project_id = $2::bigint
+       ), parent AS (
+         SELECT $4::bigint IS NULL OR EXISTS (SELECT 1 FROM ${steps} WHERE id = $4::bigint AND trace_id = $1::uuid) AS found
+       ), t AS (
+         UPDATE ${traces}
+            SET retention_until = GREATEST(retention_until, $29::timestamptz),
+                routing_tier = CASE WHEN $31::boolean THEN $32 ELSE routing_tier END,
+                routing_model = CASE WHEN $31::boolean THEN $33 ELSE routing_model END
+          WHERE id = $1::uuid AND project_id = $2::bigint AND completed_at IS NULL AND (SELECT found FROM parent)
+          RETURNING id
+       ), s AS (
+         INSERT INTO ${steps} (id, trace_id, project_id, type, parent_step_id, input, output, model, tier, infrastructure, cost, latency_ms,
+                               prompt_tokens, completion_tokens, cached_tokens, blocked_reason, tool_calls, tool_name, tool_latency_ms,
+                               pii_detected, injection_attempt, secret_leaked, risk_score, tool_fidelity_score, error, idempotency_key,
+                               started_at, conversation_json, offered_tools, retention_until, created_at)
+         SELECT $3::bigint, $1::uuid, $2::bigint, $5, $4::bigint, $6, $7::jsonb, $8, $9, $10, $11::float8, $12::float8,
+                $13::int, $14::int, $15::int, $16, $17::jsonb, $18, $19::float8,
+                $20::boolean, $21::boolean, $22::boolean, $23::float8, $24::float8, $25, $26,
+                $27::timestamptz, $28, $30::jsonb, $29::timestamptz, $34::timestamptz
+           FROM t
+         ON CONFLICT (trace_id, idempotency_key) DO NOTHING
+         RETURNING id
+       ), o AS (
+         INSERT INTO ${outboxEvents} (event_id, subject, payload, headers) SELECT $35::uuid, $36, $37::bytea, $38::jsonb FROM s
+       )
+       SELECT EXISTS (SELECT 1 FROM s) AS inserted, (SELECT status FROM st) AS status, (SELECT sealed FROM st) AS sealed, (SELECT found FROM parent) AS parent_found`;
 }

@@ -1,8 +1,12 @@
-import type { Prisma, ShadowResult as ShadowRow, Step as StepRow } from '../generated/prisma/client';
+import type { Prisma, ShadowResult as ShadowRow, Step as StepRow, Trace as TraceRow } from '../generated/prisma/client';
 import type { LedgerTables } from '../ledger-tables';
+import type { LedgerSql, PreparedStatement } from '../sql';
 import type { SecurityView, TraceSnapshot } from './trace-view';
 
 export type LedgerTx = Prisma.TransactionClient;
+
+/** What GetTraceHeader answers: the trace without its summary, grades and security. */
+export type TraceHeader = Pick<TraceRow, 'id' | 'projectId' | 'status' | 'metadata' | 'revenue' | 'createdAt' | 'completedAt'>;
 
 /**
  * Statements on the trace row that need a row lock or GREATEST, which Prisma's model API cannot
@@ -10,7 +14,25 @@ export type LedgerTx = Prisma.TransactionClient;
  * (which skips locked rows) never interleave on one trace.
  */
 export class TraceRepository {
-  constructor(private readonly tables: LedgerTables) {}
+  private readonly headerStatement: PreparedStatement;
+
+  constructor(
+    private readonly tables: LedgerTables,
+    private readonly sql: LedgerSql,
+  ) {
+    this.headerStatement = {
+      name: 'ledger_trace_header',
+      text: `SELECT id, status, metadata, revenue, created_at, completed_at FROM ${tables.traces} WHERE id = $1::uuid AND project_id = $2::bigint`,
+    };
+  }
+
+  /** The project's trace header (edge checks it before every execution); null when it is not there. */
+  async findHeader(projectId: number, traceId: string): Promise<TraceHeader | null> {
+    const rows = await this.sql.rows<{ id: string; status: string; metadata: TraceRow['metadata']; revenue: number | null; created_at: Date; completed_at: Date | null }>(this.headerStatement, [traceId, projectId]);
+    const row = rows[0];
+    if (!row) return null;
+    return { id: row.id, projectId: BigInt(projectId), status: row.status, metadata: row.metadata, revenue: row.revenue, createdAt: row.created_at, completedAt: row.completed_at };
+  }
 
   /** Locks the project's trace for the rest of the transaction; null when it is not there. */
   async lockOwned(tx: LedgerTx, projectId: number, traceId: string): Promise<{ status: string; sealed: boolean } | null> {

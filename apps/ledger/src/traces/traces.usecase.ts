@@ -8,6 +8,7 @@ import type { Prisma, Trace as TraceRow } from '../generated/prisma/client';
 import type { GradingPolicySource } from '../grading';
 import { DAY_MS } from '../ledger-tables';
 import { viewOf, type TraceView } from './trace-view';
+import type { TraceHeader, TraceRepository } from './trace.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,6 +17,7 @@ export const TRACE_STATUSES = ['pending', 'completed', 'replay', 'failed'] as co
 export class TracesUseCase {
   constructor(
     private readonly db: LedgerDb,
+    private readonly repository: TraceRepository,
     private readonly onCommit: () => void,
     /** Retention of a trace's own row (metadata, summary) until its steps say longer. */
     private readonly defaultRetentionDays = 30,
@@ -62,6 +64,13 @@ export class TracesUseCase {
   async findOwned(projectId: number, traceId: string): Promise<TraceRow> {
     if (!UUID.test(traceId)) throw new DomainError('NOT_FOUND', 'Not found');
     const trace = await this.db.trace.findFirst({ where: { id: traceId, projectId: BigInt(projectId) } });
+    if (!trace) throw new DomainError('NOT_FOUND', 'Not found');
+    return trace;
+  }
+
+  /** The trace without summary and grades (GetTraceHeader, before every execution), on a prepared statement. */
+  async header(projectId: number, traceId: string): Promise<TraceHeader> {
+    const trace = UUID.test(traceId) ? await this.repository.findHeader(projectId, traceId) : null;
     if (!trace) throw new DomainError('NOT_FOUND', 'Not found');
     return trace;
   }

@@ -1,0 +1,59 @@
+import pg from 'pg';
+
+/** A statement parsed and planned once per connection: a named prepared statement. */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The hot path's SQL (RecordStep, GetTraceHeader, the outbox relay) on the pool under the
+ * ledger's Prisma client, without Prisma's query engine in between. Its statements are named
+ * prepared statements: PostgreSQL parses and plans each once per connection, not per call.
+ * Everything else stays on Prisma. Parameters go as text (pg), so statements cast them.
+ */
+export class LedgerSql {
+  constructor(readonly pool: pg.Pool) {}
+
+  async rows<R extends pg.QueryResultRow>(statement: PreparedStatement, values: unknown[]): Promise<R[]> {
+    return (await this.pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
+  }
+
+  /**
+   * One connection for a short exchange of the caller's own statements (e.g. BEGIN … COMMIT).
+   * A connection whose exchange failed is discarded rather than returned to the pool, so no
+   * half-finished transaction survives it.
+   */
+  async withConnection<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      const result = await fn(client);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+}
+
+/**
+ * The ledger's connection pool, shared by Prisma (through its adapter) and LedgerSql. A new
+ * connection first drops any prepared statement of an earlier connection of the same session:
+ * the embedded default's PGlite keeps one session across socket connections, where a reconnect
+ * would otherwise meet "prepared statement already exists" (a no-op on PostgreSQL).
+ */
+export function createLedgerPool(settings: { url: string; poolMax?: number; onError: (error: Error) => void }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolMax ?? 10,
+    idleTimeoutMillis: 30_000,
+    // Awaited by the pool before it hands the connection out.
+    onConnect: async (client) => {
+      await client.query('DEALLOCATE ALL');
+    },
+  });
+  // An idle connection that breaks (server restart) is dropped by the pool; it must not crash the process.
+  pool.on('error', settings.onError);
+  return pool;
+}
