@@ -1,6 +1,6 @@
 import { DomainError } from '@gateway/errors';
 import { createAdapterRegistry } from './adapters/adapter.registry';
-import { configString, upstreamModel } from './adapters/adapter-support.util';
+import { boundedMemo, configString, upstreamModel } from './adapters/adapter-support.util';
 import type { AdapterStreamEvent, ParsedCompletion, ProviderAdapter } from './adapters/provider-adapter.types';
 import type {
   CompletionRequest,
@@ -43,6 +43,11 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
   const guard = createOutboundGuard(options.allowedHosts);
   const adapterFor = createAdapterRegistry();
   const logger = options.logger;
+  // Upstream URLs repeat call after call: each is parsed and checked once.
+  const destinationOf = boundedMemo(1024, (url) => {
+    const parsed = new URL(url);
+    return { url: parsed, check: guard(parsed) };
+  });
 
   function plan(path: ModelTarget[], req: CompletionRequest): PlannedModel[] {
     if (path.length === 0) throw new DomainError('VALIDATION_FAILED', 'No model to call');
@@ -51,7 +56,7 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
       const adapter = adapterFor(target.provider, req);
       const reason = adapter ? adapter.unsupportedReason(target, req) : `Provider ${String(target.provider)} is not supported`;
       if (adapter && reason === undefined) {
-        planned.push({ target, adapter, breaker: breakers.for(endpointKey(target)) });
+        planned.push({ target, adapter, breaker: breakers.for(endpointKeyOf(target)) });
         return;
       }
       // The primary decides what the request may contain; a fallback that cannot serve it is
@@ -64,15 +69,15 @@ export function createProviderGateway(options: ProviderGatewayOptions): Provider
 
   /** Builds, guards and sends one request; resolves with a 2xx response. */
   async function send(model: PlannedModel, req: CompletionRequest, stream: boolean): Promise<{ response: UpstreamResponse; timer: AttemptTimer }> {
-    let url: URL;
     let upstream;
+    let destination;
     try {
       upstream = model.adapter.buildRequest(model.target, req, { stream, now: new Date() });
-      url = new URL(upstream.url);
+      destination = destinationOf(upstream.url);
     } catch (error) {
       throw error instanceof UpstreamAttemptError ? error : configFailure('invalid base_url or model configuration');
     }
-    const check = guard(url);
+    const { url, check } = destination;
     if (!check.allowed) throw new UpstreamAttemptError('blocked', `destination refused (${check.reason})`, { retryable: false });
 
     let call;
@@ -259,6 +264,17 @@ function describeFailure(failure: UpstreamAttemptError | undefined, tries: numbe
 /** Health is tracked per upstream endpoint and model, not per registry entry. */
 function endpointKey(target: ModelTarget): string {
   return [target.provider, target.baseUrl ?? '', upstreamModel(target), configString(target, 'deployment') ?? '', configString(target, 'region') ?? ''].join('|');
+}
+
+/** Targets are cached resolved registry entries, the same object call after call. */
+const endpointKeys = new WeakMap<ModelTarget, string>();
+function endpointKeyOf(target: ModelTarget): string {
+  let key = endpointKeys.get(target);
+  if (key === undefined) {
+    key = endpointKey(target);
+    endpointKeys.set(target, key);
+  }
+  return key;
 }
 
 /**

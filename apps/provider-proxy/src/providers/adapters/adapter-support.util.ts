@@ -23,6 +23,24 @@ export function upstreamModel(target: ModelTarget): string {
   return configString(target, 'provider_model') ?? target.identifier;
 }
 
+/**
+ * Caches what `compute` derives from a string (a URL parsed and checked, say) for the strings a
+ * process keeps seeing: registry base URLs are few and repeat on every call. Past `limit` entries
+ * the cache starts over, so odd inputs cannot grow it. Throws are not cached.
+ */
+export function boundedMemo<V>(limit: number, compute: (key: string) => V): (key: string) => V {
+  const cache = new Map<string, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (cache.size >= limit) cache.clear();
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
 /** Joins a base URL and a path without doubling or dropping the slash between them. */
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, '');

@@ -1,6 +1,6 @@
 import type { CompletionRequest, ModelTarget } from '../provider.types';
 import { configFailure } from '../resilience/upstream-attempt.error';
-import { joinUrl, mcpNotSupported, mcpTools, requireBaseUrl, upstreamModel } from './adapter-support.util';
+import { boundedMemo, joinUrl, mcpNotSupported, mcpTools, requireBaseUrl, upstreamModel } from './adapter-support.util';
 import { openAiChatBody, parseOpenAiCompletion, parseOpenAiStream } from './openai-chat.translator';
 import type { ProviderAdapter } from './provider-adapter.types';
 
@@ -29,6 +29,7 @@ export function chatCompletionsUrl(baseUrl: string): string {
  * them, since self-hosted compatible servers do not run remote MCP servers.
  */
 export function createOpenAiAdapter(provider: 'openai' | 'internal'): ProviderAdapter {
+  const endpointOf = boundedMemo(256, (base) => ({ url: chatCompletionsUrl(base), official: new URL(base).hostname === 'api.openai.com' }));
   return {
     unsupportedReason(_target: ModelTarget, req: CompletionRequest) {
       return mcpTools(req).length > 0 ? mcpNotSupported(provider) : undefined;
@@ -36,13 +37,13 @@ export function createOpenAiAdapter(provider: 'openai' | 'internal'): ProviderAd
     buildRequest(target, req, { stream }) {
       const base = requireBaseUrl(target.baseUrl, provider === 'openai' ? OPENAI_DEFAULT_BASE_URL : undefined, provider);
       if (provider === 'openai' && !target.apiKey) throw configFailure('openai model has no api_key');
-      const official = new URL(base).hostname === 'api.openai.com';
+      const { url, official } = endpointOf(base);
       // OpenAI deprecated max_tokens (reasoning models reject it); compatible servers may only know it.
       const maxTokensField = official ? 'max_completion_tokens' : 'max_tokens';
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
       if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
       return {
-        url: chatCompletionsUrl(base),
+        url,
         headers,
         body: JSON.stringify(openAiChatBody(upstreamModel(target), req, { stream, maxTokensField })),
       };

@@ -87,7 +87,7 @@ export function createUpstreamHttpClient(settings: UpstreamHttpSettings = DEFAUL
       const response = new Promise<UpstreamResponse>((resolve, reject) => {
         request.once('response', (message: IncomingMessage) => {
           incoming = message;
-          resolve(wrap(message));
+          resolve(new NodeUpstreamResponse(message));
         });
         // Kept for the request's whole life: an 'error' nobody listens to would crash the process.
         request.on('error', reject);
@@ -112,50 +112,53 @@ export function createUpstreamHttpClient(settings: UpstreamHttpSettings = DEFAUL
   };
 }
 
-function wrap(message: IncomingMessage): UpstreamResponse {
-  return {
-    status: message.statusCode ?? 0,
-    header(name) {
-      const value = message.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text() {
-      return new Promise<string>((resolve, reject) => {
-        if (message.destroyed) {
-          reject(new UpstreamAbortError());
-          return;
-        }
-        let text = '';
-        message.setEncoding('utf8');
-        message.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        message.once('end', () => resolve(text));
-        message.once('error', reject);
-        // A connection torn down mid-body (abort, reset) may close without an error event.
-        message.once('close', () => {
-          if (!message.complete) reject(new UpstreamAbortError());
-        });
-      });
-    },
-    async *chunks() {
-      let ended = false;
-      try {
-        for await (const chunk of message.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
-        ended = true;
-      } finally {
-        // Broken off: a body received in full is drained (its connection goes back to the pool),
-        // anything else is torn down.
-        if (!ended) {
-          if (message.complete) message.resume();
-          else message.destroy();
-        }
+/** The response side of one exchange (a class: one allocation per call, methods shared). */
+class NodeUpstreamResponse implements UpstreamResponse {
+  readonly status: number;
+
+  constructor(private readonly message: IncomingMessage) {
+    this.status = message.statusCode ?? 0;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.message.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  text(): Promise<string> {
+    const message = this.message;
+    return new Promise<string>((resolve, reject) => {
+      if (message.destroyed) {
+        reject(new UpstreamAbortError());
+        return;
       }
-    },
-    discard() {
-      // A body already received in full is drained unread, so its connection can be reused.
-      if (message.complete) message.resume();
-      else message.destroy();
-    },
-  };
+      const parts: Buffer[] = [];
+      message.on('data', (chunk: Buffer) => parts.push(chunk));
+      message.on('end', () => resolve(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8')));
+      message.on('error', reject);
+      // A connection torn down mid-body (abort, reset) may close without an error event.
+      message.on('close', () => {
+        if (!message.complete) reject(new UpstreamAbortError());
+      });
+    });
+  }
+
+  async *chunks(): AsyncGenerator<Uint8Array> {
+    const message = this.message;
+    let ended = false;
+    try {
+      for await (const chunk of message.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+      ended = true;
+    } finally {
+      // Broken off: a body received in full is drained (its connection goes back to the pool),
+      // anything else is torn down.
+      if (!ended) this.discard();
+    }
+  }
+
+  discard(): void {
+    // A body already received in full is drained unread, so its connection can be reused.
+    if (this.message.complete) this.message.resume();
+    else this.message.destroy();
+  }
 }
