@@ -290,14 +290,15 @@ function classify(error: unknown, timer?: AttemptTimer): UpstreamAttemptError {
 }
 
 /**
- * The system or stream error code of a connection failure (ECONNREFUSED, ECONNRESET, ENOTFOUND,
- * ERR_STREAM_PREMATURE_CLOSE, ...), undefined for anything else. Duck-typed on purpose: core
- * errors come from another realm wherever code runs in a vm context (jest's sandbox).
+ * The code of a transport failure: system errors (ECONNREFUSED, ECONNRESET, ENOTFOUND), TLS
+ * (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID), HTTP parsing (HPE_*) and stream
+ * errors all carry one; adapter and parsing errors do not. Duck-typed on purpose: core errors
+ * come from another realm wherever code runs in a vm context (jest's sandbox).
  */
 function networkErrorCode(error: unknown): string | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('E') ? code : undefined;
+  return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
 async function* touchingChunks(body: AsyncIterable<Uint8Array>, timer: AttemptTimer): AsyncGenerator<Uint8Array> {

@@ -1,5 +1,8 @@
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { DomainError } from '@gateway/errors';
 import { createProviderGateway, type ChatMessage, type ProviderGatewayOptions, type StreamEvent } from '../../src/providers';
+import { SELF_SIGNED_TLS } from '../../src/providers/wire/self-signed-tls.fixture';
 import { captureLogger, MOCK_KEYS, startMockProvider, type MockHarness } from './mock-provider.harness';
 
 /**
@@ -266,6 +269,21 @@ describe('provider gateway resilience (mock-provider over HTTP)', () => {
       expect(harness.mock.requestLog).toHaveLength(0);
       const fallback = await gatewayWith().complete([harness.target('openai', { apiKey }), harness.target('anthropic')], { messages: MESSAGES });
       expect(fallback).toMatchObject({ modelUsed: 'anthropic-model', attempts: 1 });
+    });
+
+    it('reports an untrusted TLS certificate as a connection error and moves on to the fallback', async () => {
+      const tls = createTlsServer(SELF_SIGNED_TLS, (_req, res) => res.end('{}'));
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      try {
+        const baseUrl = `https://localhost:${(tls.address() as AddressInfo).port}/v1`;
+        const result = await gatewayWith({ maxRetries: 0 }).complete([harness.target('openai', { baseUrl }), harness.target('anthropic')], { messages: MESSAGES });
+        expect(result).toMatchObject({ modelUsed: 'anthropic-model', attempts: 2 });
+        const error = await failureOf(gatewayWith({ maxRetries: 0 }).complete([harness.target('openai', { baseUrl })], { messages: MESSAGES }));
+        expect(error.message).toBe('All models failed: openai-model (connection error (DEPTH_ZERO_SELF_SIGNED_CERT))');
+      } finally {
+        tls.closeAllConnections();
+        await new Promise((resolve) => tls.close(resolve));
+      }
     });
 
     it('only calls allowedHosts when the list is set', async () => {

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { SELF_SIGNED_TLS } from './self-signed-tls.fixture';
 import { createUpstreamHttpClient, DEFAULT_UPSTREAM_HTTP, type UpstreamHttpClient } from './upstream-http.client';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -191,6 +193,23 @@ describe('createUpstreamHttpClient', () => {
     };
     const response = await client.post(server.url(), {}, '{}').response;
     await expect(response.text()).rejects.toBeDefined();
+  });
+
+  it('speaks TLS to https URLs and verifies the certificate: an untrusted one is refused before anything is sent', async () => {
+    let requests = 0;
+    const tls = createTlsServer(SELF_SIGNED_TLS, (_req, res) => {
+      requests += 1;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = new URL(`https://localhost:${(tls.address() as AddressInfo).port}/v1/chat/completions`);
+      await expect(client.post(url, { authorization: 'Bearer sk-test' }, '{}').response).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+      expect(requests).toBe(0);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 
   it('throws at once, sending nothing, for a header value that cannot go on the wire', () => {

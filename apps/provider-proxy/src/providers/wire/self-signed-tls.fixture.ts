@@ -1,0 +1,24 @@
+/**
+ * Test-only TLS identity: a self-signed certificate for localhost / 127.0.0.1 (P-256, valid
+ * until 2126) and its key. Nothing trusts it, which is what the tests rely on.
+ */
+export const SELF_SIGNED_TLS = {
+  key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg67wkj1WiGvkx0XkY
+LXhEEZIeOT6mYXTcjQ1qFuZiYNKhRANCAARCDbZlTa3QZXY1ren1klpg7IE1By7g
+zGbuiyuFintuNiSx2uZI85bKVNQalGnV7OO+S1IOKNV7+VimwlFwydsh
+-----END PRIVATE KEY-----
+`,
+  cert: `-----BEGIN CERTIFICATE-----
+MIIBmzCCAUGgAwIBAgIUcKb0wvEOMoDbbCbV+k35UN1HUfkwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyMTExMTczM1oYDzIxMjYxMDI4
+MTExNzMzWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAARCDbZlTa3QZXY1ren1klpg7IE1By7gzGbuiyuFintuNiSx2uZI85bK
+VNQalGnV7OO+S1IOKNV7+VimwlFwydsho28wbTAdBgNVHQ4EFgQUEPPza6KYg+Co
+6SFk/ly30O/LV+gwHwYDVR0jBBgwFoAUEPPza6KYg+Co6SFk/ly30O/LV+gwDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARgglsb2NhbGhvc3SHBH8AAAEwCgYIKoZI
+zj0EAwIDSAAwRQIgMH/xoFD7FVfw4tRWce/eJA0n2pbbKnbPaJ/hXEeUvlECIQCT
+F3T63Be+W36QIi2gDnjvENKp4oJ6diVRJqWHkkKo7Q==
+-----END CERTIFICATE-----
+`,
+};
