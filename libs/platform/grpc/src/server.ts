@@ -165,19 +165,25 @@ export class GrpcServer {
 
   private async handleUnary(path: string, call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>, handler: (req: unknown, ctx: CallContext) => Promise<unknown>): Promise<void> {
     const controller = new AbortController();
-    call.on('cancelled', () => controller.abort());
+    // grpc-js also emits 'cancelled' when the call's stream closes after a normal answer: the
+    // listener goes before answering, so only a real cancellation aborts the handler.
+    const cancel = () => controller.abort();
+    call.once('cancelled', cancel);
     const deadline = call.getDeadline();
     try {
       const response = await this.run(path, call.metadata, deadline instanceof Date ? deadline : undefined, controller.signal, (ctx) => handler(call.request, ctx));
+      call.off('cancelled', cancel);
       callback(null, response);
     } catch (error) {
+      call.off('cancelled', cancel);
       callback(toGrpcError(error));
     }
   }
 
   private async handleStream(path: string, call: ServerWritableStream<unknown, unknown>, handler: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>): Promise<void> {
     const controller = new AbortController();
-    call.on('cancelled', () => controller.abort());
+    const cancel = () => controller.abort();
+    call.once('cancelled', cancel);
     const deadline = call.getDeadline();
     try {
       await this.run(path, call.metadata, deadline instanceof Date ? deadline : undefined, controller.signal, async (ctx) => {
@@ -186,9 +192,11 @@ export class GrpcServer {
           if (!call.write(item)) await drainedOrAborted(call, controller.signal);
         }
       });
+      call.off('cancelled', cancel);
       call.end();
     } catch (error) {
       if (controller.signal.aborted) return;
+      call.off('cancelled', cancel);
       const grpcError = toGrpcError(error);
       call.emit('error', { code: grpcError.code ?? GrpcStatus.INTERNAL, details: grpcError.details, metadata: grpcError.metadata });
     }
