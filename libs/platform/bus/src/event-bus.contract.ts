@@ -158,6 +158,124 @@ export function describeEventBusContract(name: string, createFixture: () => Prom
       await sub.stop();
     });
 
+    describe('batches (subscribeBatch)', () => {
+      const publishAll = async (subject: string, ids: string[]) => {
+        for (const id of ids) await fixture.bus.publish(subject, encoder.encode(id), { eventId: id });
+      };
+
+      it('hands over up to maxBatch messages per call, in order, each once', async () => {
+        const ids = Array.from({ length: 10 }, (_, i) => `b-${i}`);
+        await publishAll(`${fixture.prefix}.batch`, ids);
+        const batches: string[][] = [];
+        const sub = await fixture.bus.subscribeBatch({ durable: 'batched', subject: `${fixture.prefix}.batch`, maxBatch: 4, maxWaitMs: 1_000 }, async (messages) => {
+          batches.push(messages.map((m) => decoder.decode(m.data)));
+        });
+        await waitFor(() => batches.flat().length >= 10);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(batches).toEqual([ids.slice(0, 4), ids.slice(4, 8), ids.slice(8)]);
+        await sub.stop();
+      });
+
+      it('waits up to maxWaitMs for a batch to fill, then hands over what it has', async () => {
+        const received: { ids: string[]; at: number }[] = [];
+        const sub = await fixture.bus.subscribeBatch({ durable: 'lingering', subject: `${fixture.prefix}.linger`, maxBatch: 50, maxWaitMs: 400 }, async (messages) => {
+          received.push({ ids: messages.map((m) => m.eventId), at: Date.now() });
+        });
+        const published = Date.now();
+        await publishAll(`${fixture.prefix}.linger`, ['l-1', 'l-2']);
+        await waitFor(() => received.length > 0);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(received.map((batch) => batch.ids)).toEqual([['l-1', 'l-2']]);
+        expect(received[0].at - published).toBeGreaterThanOrEqual(390);
+        expect(received[0].at - published).toBeLessThan(3_000);
+        await sub.stop();
+      });
+
+      it('acknowledges a batch but redelivers the messages its handler reported as failed', async () => {
+        const calls: string[][] = [];
+        const sub = await fixture.bus.subscribeBatch({ durable: 'partial', subject: `${fixture.prefix}.partial`, maxBatch: 10, maxWaitMs: 500, retryDelayMs: 50 }, async (messages) => {
+          calls.push(messages.map((m) => `${m.eventId}#${m.deliveryCount}`));
+          const bad = messages.filter((m) => m.eventId === 'p-b' && m.deliveryCount === 1);
+          return { failed: bad.map((message) => ({ message, error: new Error('cannot handle yet') })) };
+        });
+        await publishAll(`${fixture.prefix}.partial`, ['p-a', 'p-b', 'p-c']);
+        await waitFor(() => calls.length >= 2);
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        expect(calls).toEqual([['p-a#1', 'p-b#1', 'p-c#1'], ['p-b#2']]);
+        await sub.stop();
+      });
+
+      it('redelivers the whole batch when its handler rejects', async () => {
+        const calls: string[][] = [];
+        const sub = await fixture.bus.subscribeBatch({ durable: 'rejected', subject: `${fixture.prefix}.rejected`, maxBatch: 10, maxWaitMs: 500, retryDelayMs: 50 }, async (messages) => {
+          calls.push(messages.map((m) => `${m.eventId}#${m.deliveryCount}`));
+          if (calls.length === 1) throw new Error('database unavailable');
+        });
+        await publishAll(`${fixture.prefix}.rejected`, ['r-a', 'r-b']);
+        await waitFor(() => calls.flat().length >= 4);
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        expect(calls[0]).toEqual(['r-a#1', 'r-b#1']);
+        expect(calls.slice(1).flat().sort()).toEqual(['r-a#2', 'r-b#2']);
+        await sub.stop();
+      });
+
+      it('stop() lets the in-flight batch finish and acks it, and hands the waiting messages back well before ack_wait', async () => {
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const first: string[] = [];
+        let finished = false;
+        const options = { durable: 'batch-draining', subject: `${fixture.prefix}.bdrain`, maxBatch: 2, ackWaitMs: 30_000 };
+        const sub = await fixture.bus.subscribeBatch(options, async (messages) => {
+          first.push(...messages.map((m) => m.eventId));
+          await gate;
+          finished = true;
+        });
+        const ids = Array.from({ length: 6 }, (_, i) => `bd-${i}`);
+        await publishAll(`${fixture.prefix}.bdrain`, ids);
+        await waitFor(() => first.length > 0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        let stopped = false;
+        const stopping = sub.stop().then(() => (stopped = true));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(stopped).toBe(false);
+        release();
+        await stopping;
+        expect(finished).toBe(true);
+        expect(first.length).toBeGreaterThan(0);
+        expect(first.length).toBeLessThanOrEqual(2);
+
+        const second: string[] = [];
+        const next = await fixture.bus.subscribeBatch(options, async (messages) => {
+          second.push(...messages.map((m) => m.eventId));
+        });
+        await waitFor(() => first.length + second.length >= ids.length, 10_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect([...first, ...second].sort()).toEqual(ids);
+        await next.stop();
+      });
+
+      it('shares a durable between batch and single-message subscribers: each message handled once', async () => {
+        const other = await fixture.reconnect();
+        const handled: string[] = [];
+        const a = await fixture.bus.subscribeBatch({ durable: 'mixed', subject: `${fixture.prefix}.mixed`, maxBatch: 5 }, async (messages) => {
+          handled.push(...messages.map((m) => m.eventId));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        });
+        const b = await other.subscribe({ durable: 'mixed', subject: `${fixture.prefix}.mixed` }, async (m) => {
+          handled.push(m.eventId);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        });
+        const ids = Array.from({ length: 30 }, (_, i) => `mx-${i}`);
+        await publishAll(`${fixture.prefix}.mixed`, ids);
+        await waitFor(() => handled.length >= ids.length);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(handled.sort()).toEqual([...ids].sort());
+        await a.stop();
+        await b.stop();
+        if (other !== fixture.bus) await other.close();
+      });
+    });
+
     it('broadcasts each message to every replica, unlike a shared durable', async () => {
       const other = await fixture.reconnect();
       const seenA: string[] = [];

@@ -1,5 +1,5 @@
-import type { BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
-import { subjectMatches } from './event-bus';
+import type { BatchHandler, BatchSubscribeOptions, BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
+import { singleMessageBatches, subjectMatches } from './event-bus';
 
 interface StoredMessage {
   seq: number;
@@ -20,10 +20,17 @@ interface Consumer {
 }
 
 interface InProcessSubscriber {
-  handler: MessageHandler;
+  handler: BatchHandler;
+  maxBatch: number;
+  maxWaitMs: number;
   busy: boolean;
   stopped: boolean;
   inFlight: Promise<void> | undefined;
+  /** Taken from the consumer, waiting for the batch to fill (maxWaitMs). */
+  waiting: StoredMessage[];
+  /** When the oldest waiting message was taken. */
+  waitingSince: number;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -69,13 +76,27 @@ export class InProcessEventBus implements EventBus {
     };
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeBatch({ ...options, maxBatch: 1, maxWaitMs: 0 }, singleMessageBatches(handler));
+  }
+
+  async subscribeBatch(options: BatchSubscribeOptions, handler: BatchHandler): Promise<Subscription> {
     let consumer = this.consumers.get(options.durable);
     if (!consumer) {
       consumer = { options, cursor: 0, inFlight: new Map(), retryQueue: [], subscribers: new Set() };
       this.consumers.set(options.durable, consumer);
     }
-    const subscriber: InProcessSubscriber = { handler, busy: false, stopped: false, inFlight: undefined };
+    const subscriber: InProcessSubscriber = {
+      handler,
+      maxBatch: Math.max(1, options.maxBatch ?? 100),
+      maxWaitMs: Math.max(0, options.maxWaitMs ?? 0),
+      busy: false,
+      stopped: false,
+      inFlight: undefined,
+      waiting: [],
+      waitingSince: 0,
+      timer: undefined,
+    };
     consumer.subscribers.add(subscriber);
     const owner = consumer;
     queueMicrotask(() => this.pump(owner));
@@ -83,6 +104,12 @@ export class InProcessEventBus implements EventBus {
       stop: async () => {
         subscriber.stopped = true;
         owner.subscribers.delete(subscriber);
+        if (subscriber.timer) clearTimeout(subscriber.timer);
+        // Messages taken but not handed to the handler yet go back first in line, for the others.
+        const now = this.now();
+        owner.retryQueue.unshift(...subscriber.waiting.map((message) => ({ seq: message.seq, notBefore: now })));
+        subscriber.waiting = [];
+        this.pump(owner);
         await subscriber.inFlight;
       },
     };
@@ -119,10 +146,28 @@ export class InProcessEventBus implements EventBus {
     if (this.closed) return;
     for (const subscriber of consumer.subscribers) {
       if (subscriber.busy || subscriber.stopped) continue;
-      const message = this.nextFor(consumer);
-      if (!message) break;
+      while (subscriber.waiting.length < subscriber.maxBatch) {
+        const message = this.nextFor(consumer);
+        if (!message) break;
+        if (subscriber.waiting.length === 0) subscriber.waitingSince = this.now();
+        subscriber.waiting.push(message);
+      }
+      if (subscriber.waiting.length === 0) continue;
+      const waited = this.now() - subscriber.waitingSince;
+      if (subscriber.waiting.length < subscriber.maxBatch && waited < subscriber.maxWaitMs) {
+        subscriber.timer ??= setTimeout(() => {
+          subscriber.timer = undefined;
+          this.pump(consumer);
+        }, subscriber.maxWaitMs - waited + 1);
+        subscriber.timer.unref();
+        continue;
+      }
+      if (subscriber.timer) clearTimeout(subscriber.timer);
+      subscriber.timer = undefined;
+      const batch = subscriber.waiting;
+      subscriber.waiting = [];
       subscriber.busy = true;
-      subscriber.inFlight = this.deliver(consumer, subscriber, message).finally(() => {
+      subscriber.inFlight = this.deliver(consumer, subscriber, batch).finally(() => {
         subscriber.busy = false;
         subscriber.inFlight = undefined;
         this.pump(consumer);
@@ -130,23 +175,32 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
-  private async deliver(consumer: Consumer, subscriber: InProcessSubscriber, stored: StoredMessage): Promise<void> {
-    const deliveryCount = (consumer.inFlight.get(stored.seq) ?? 0) + 1;
-    consumer.inFlight.set(stored.seq, deliveryCount);
-    const message: BusMessage = { subject: stored.subject, data: stored.data, eventId: stored.eventId, headers: stored.headers, deliveryCount };
+  private async deliver(consumer: Consumer, subscriber: InProcessSubscriber, batch: StoredMessage[]): Promise<void> {
+    const messages = batch.map((stored): BusMessage => {
+      const deliveryCount = (consumer.inFlight.get(stored.seq) ?? 0) + 1;
+      consumer.inFlight.set(stored.seq, deliveryCount);
+      return { subject: stored.subject, data: stored.data, eventId: stored.eventId, headers: stored.headers, deliveryCount };
+    });
+    let failed: Set<BusMessage>;
     try {
-      await subscriber.handler(message);
-      consumer.inFlight.delete(stored.seq);
+      const result = await subscriber.handler(messages);
+      failed = new Set(result ? result.failed.map((entry) => entry.message) : []);
     } catch {
-      const maxDeliver = consumer.options.maxDeliver ?? 10;
-      if (deliveryCount >= maxDeliver) {
+      failed = new Set(messages);
+    }
+    const delay = consumer.options.retryDelayMs ?? 1_000;
+    const maxDeliver = consumer.options.maxDeliver ?? 10;
+    let retrying = false;
+    batch.forEach((stored, index) => {
+      const message = messages[index];
+      if (!failed.has(message) || message.deliveryCount >= maxDeliver) {
         consumer.inFlight.delete(stored.seq);
         return;
       }
-      const delay = consumer.options.retryDelayMs ?? 1_000;
       consumer.retryQueue.push({ seq: stored.seq, notBefore: this.now() + delay });
-      // +5 ms: timers may fire a millisecond before Date.now() reaches the due time.
-      setTimeout(() => this.pump(consumer), delay + 5).unref();
-    }
+      retrying = true;
+    });
+    // +5 ms: timers may fire a millisecond before Date.now() reaches the due time.
+    if (retrying) setTimeout(() => this.pump(consumer), delay + 5).unref();
   }
 }

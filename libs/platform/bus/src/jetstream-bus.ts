@@ -1,10 +1,11 @@
-import { AckPolicy, connect, DeliverPolicy, headers as natsHeaders, nanos, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
+import { AckPolicy, connect, DeliverPolicy, headers as natsHeaders, nanos, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from '@gateway/logging';
 import { EVENT_STREAM } from '@gateway/proto';
 
 /** Every subject the gateway publishes (DESIGN.md: gateway.v1.<noun>.<verb>). */
 export const GATEWAY_SUBJECTS = 'gateway.v1.>';
-import type { BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
+import type { BatchHandler, BatchSubscribeOptions, BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
+import { singleMessageBatches } from './event-bus';
 
 /**
  * Lifetime of a pull request (ms). Short, because a stopped subscriber's open pull request
@@ -62,7 +63,11 @@ export class JetStreamEventBus implements EventBus {
     await this.js.publish(subject, data, { msgID: options.eventId, headers: h });
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeBatch({ ...options, maxBatch: 1, maxWaitMs: 0 }, singleMessageBatches(handler));
+  }
+
+  async subscribeBatch(options: BatchSubscribeOptions, handler: BatchHandler): Promise<Subscription> {
     const config = {
       durable_name: options.durable,
       filter_subject: options.subject,
@@ -77,47 +82,85 @@ export class JetStreamEventBus implements EventBus {
     } catch {
       await this.jsm.consumers.add(this.options.stream, config);
     }
-    const consumer = await this.js.consumers.get(this.options.stream, options.durable);
-    const messages: ConsumerMessages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
+    const maxBatch = Math.max(1, options.maxBatch ?? 100);
+    const maxWaitMs = Math.max(0, options.maxWaitMs ?? 0);
+    const retryDelayMs = options.retryDelayMs ?? 1_000;
+    const logger = this.options.logger;
+    // Received, not handed to the handler yet; waitingSince: when the oldest of them arrived.
+    const waiting: JsMsg[] = [];
+    let waitingSince = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> | undefined;
     let stopped = false;
-    let inFlight: Promise<void> = Promise.resolve();
-    const loop = (async () => {
-      for await (const m of messages) {
+
+    const handle = async (batch: JsMsg[]): Promise<void> => {
+      const messages = batch.map(toBusMessage);
+      let failed: Map<BusMessage, unknown>;
+      try {
+        const result = await handler(messages);
+        failed = new Map(result ? result.failed.map((entry) => [entry.message, entry.error]) : []);
+        for (const [message, error] of failed) {
+          logger.warn({ err: error, subject: message.subject, eventId: message.eventId, delivery: message.deliveryCount }, 'event handler failed; will be redelivered');
+        }
+      } catch (error) {
+        failed = new Map(messages.map((message) => [message, error]));
+        const first = messages[0];
+        const details = messages.length === 1 ? { eventId: first.eventId, delivery: first.deliveryCount } : { messages: messages.length };
+        logger.warn({ err: error, subject: first.subject, ...details }, 'event handler failed; will be redelivered');
+      }
+      // Acks and naks of one batch leave in one write: the client flushes once per tick.
+      batch.forEach((m, index) => (failed.has(messages[index]) ? m.nak(retryDelayMs) : m.ack()));
+    };
+
+    const pump = (): void => {
+      if (running || stopped || waiting.length === 0) return;
+      const waited = Date.now() - waitingSince;
+      if (waiting.length < maxBatch && waited < maxWaitMs) {
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          pump();
+        }, maxWaitMs - waited + 1);
+        return;
+      }
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const batch = waiting.splice(0, maxBatch);
+      running = handle(batch).finally(() => {
+        running = undefined;
+        pump();
+      });
+    };
+
+    const consumer = await this.js.consumers.get(this.options.stream, options.durable);
+    const messages = await consumer.consume({
+      max_messages: Math.max(64, 2 * maxBatch),
+      expires: PULL_EXPIRES_MS,
+      callback: (m) => {
         if (stopped) {
           // Handed back for another replica. Delayed past the pull's expiry: the server would
           // otherwise redeliver it to this subscription's still-open pull request, where nobody
           // listens, and it would wait out the whole ack_wait.
           m.nak(PULL_EXPIRES_MS + 500);
-          continue;
+          return;
         }
-        const headers: Record<string, string> = {};
-        for (const key of m.headers?.keys() ?? []) headers[key] = m.headers?.get(key) ?? '';
-        const message: BusMessage = {
-          subject: m.subject,
-          data: m.data,
-          eventId: headers['Gateway-Event-Id'] ?? headers['Nats-Msg-Id'] ?? `${m.info.stream}:${m.seq}`,
-          headers,
-          deliveryCount: m.info.redeliveryCount,
-        };
-        inFlight = handler(message).then(
-          () => m.ack(),
-          (error: unknown) => {
-            this.options.logger.warn({ err: error, subject: m.subject, eventId: message.eventId, delivery: message.deliveryCount }, 'event handler failed; will be redelivered');
-            m.nak(options.retryDelayMs ?? 1_000);
-          },
-        );
-        await inFlight;
-      }
-    })();
+        if (waiting.length === 0) waitingSince = Date.now();
+        waiting.push(m);
+        pump();
+      },
+    });
+    void messages.closed().then((error) => {
+      if (error && !stopped) logger.error({ err: error, durable: options.durable }, 'event consumer stopped');
+    });
     return {
       stop: async () => {
         stopped = true;
-        // Unsubscribe first, then the in-flight handler finishes and acks (or naks) its message;
-        // messages already buffered are still yielded to the loop, which naks them.
+        if (timer) clearTimeout(timer);
+        // Unsubscribe first, then the in-flight batch finishes and acks (or naks) its messages;
+        // the messages still waiting are handed back.
         const closed = messages.close();
-        await inFlight;
+        for (const m of waiting.splice(0)) m.nak(PULL_EXPIRES_MS + 500);
+        await running;
         await closed.catch(() => undefined);
-        await loop.catch(() => undefined);
       },
     };
   }
@@ -128,8 +171,7 @@ export class JetStreamEventBus implements EventBus {
     const sub = this.nc.subscribe(subject);
     const loop = (async () => {
       for await (const m of sub) {
-        const headers: Record<string, string> = {};
-        for (const key of m.headers?.keys() ?? []) headers[key] = m.headers?.get(key) ?? '';
+        const headers = headersOf(m.headers);
         const message: BusMessage = { subject: m.subject, data: m.data, eventId: headers['Gateway-Event-Id'] ?? headers['Nats-Msg-Id'] ?? '', headers, deliveryCount: 1 };
         await handler(message).catch((error: unknown) => this.options.logger.warn({ err: error, subject: m.subject }, 'broadcast handler failed'));
       }
@@ -150,4 +192,21 @@ export class JetStreamEventBus implements EventBus {
   async close(): Promise<void> {
     if (!this.nc.isClosed()) await this.nc.drain();
   }
+}
+
+function headersOf(h: JsMsg['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (h) for (const key of h.keys()) headers[key] = h.get(key);
+  return headers;
+}
+
+function toBusMessage(m: JsMsg): BusMessage {
+  const headers = headersOf(m.headers);
+  return {
+    subject: m.subject,
+    data: m.data,
+    eventId: headers['Gateway-Event-Id'] ?? headers['Nats-Msg-Id'] ?? `${m.info.stream}:${m.seq}`,
+    headers,
+    deliveryCount: m.info.redeliveryCount,
+  };
 }
