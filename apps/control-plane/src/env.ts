@@ -22,6 +22,10 @@ export const controlPlaneEnvSchema = z.object({
   EMAIL_VERIFICATION_TTL_HOURS: env.number(48, 0.001),
   /** Durable consumer of step.recorded that keeps total_monthly_spend (one per deployment). */
   CONTROL_PLANE_SPEND_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('control-plane-spend'),
+  /** Most step.recorded events applied in one statement. */
+  CONTROL_PLANE_SPEND_BATCH_MAX: env.int(500, 1),
+  /** How long an event may wait for its batch to fill (ms): the spend is that much later, for far fewer statements. */
+  CONTROL_PLANE_SPEND_BATCH_WAIT_MS: env.int(100),
   /** perimeter_block rows stored per client IP and minute (per replica); beyond that they are only counted. */
   PERIMETER_AUDIT_PER_IP_PER_MINUTE: env.int(60, 1),
   /** How often expired sessions, old throttle rows and processed event ids are pruned (ms). */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { EventBus } from '@gateway/bus';
 import { JetStreamEventBus } from '@gateway/bus';
-import { prismaOutboxStore, runMigrations, startOutboxRelay, type TransactionalClient } from '@gateway/db';
+import { prismaOutboxStore, runMigrations, startOutboxRelay } from '@gateway/db';
 import { runShutdown } from '@gateway/config';
 import { DomainError } from '@gateway/errors';
 import { GrpcServer, grpcShutdownSteps } from '@gateway/grpc';
@@ -10,7 +10,7 @@ import { controlplane, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { AuditUseCase } from './audit/audit.usecase';
 import { controlPlaneHandlers, SERVICE_ONLY_METHODS } from './control-plane.grpc';
-import { createControlPlaneDb } from './database';
+import { createControlPlaneDatabase, poolTransactionalClient } from './database';
 import type { ControlPlaneEnv } from './env';
 import { AuthThrottle } from './identity/auth-throttle';
 import { InvitesUseCase } from './identity/invites.usecase';
@@ -43,9 +43,16 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const logger = overrides.logger ?? createLogger({ service: 'control-plane', level: env.LOG_LEVEL });
   const migrationsDir = overrides.migrationsDir ?? join(__dirname, 'prisma/migrations');
   await runMigrations({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, migrationsDir, logger });
-  const db = createControlPlaneDb({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, poolMax: env.DATABASE_POOL_MAX });
+  const database = createControlPlaneDatabase({
+    url: env.DATABASE_URL,
+    schema: env.DATABASE_SCHEMA,
+    poolMax: env.DATABASE_POOL_MAX,
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection error'),
+  });
+  const { db, pool } = database;
   const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'control-plane' }));
-  const relay = startOutboxRelay({ store: prismaOutboxStore(db as unknown as TransactionalClient, env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
+  // Polls five times a second: on the pool, not through Prisma.
+  const relay = startOutboxRelay({ store: prismaOutboxStore(poolTransactionalClient(pool), env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
 
   const secrets = new SecretBox(env.GATEWAY_ENCRYPTION_KEYS);
   const throttle = new AuthThrottle(db, { maxPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: env.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS });
@@ -57,7 +64,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const keys = new ApiKeysUseCase(db, projects, env.DATABASE_SCHEMA);
   const audit = new AuditUseCase(db, { perIpPerMinute: env.PERIMETER_AUDIT_PER_IP_PER_MINUTE });
   const blockedIps = new BlockedIpsUseCase(db);
-  const spend = new RecordSpendUseCase(db, env.DATABASE_SCHEMA);
+  const spend = new RecordSpendUseCase(db, pool, env.DATABASE_SCHEMA);
 
   if (env.GATEWAY_BOOTSTRAP_EMAIL && env.GATEWAY_BOOTSTRAP_PASSWORD) {
     try {
@@ -71,7 +78,10 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   }
 
   // total_monthly_spend: every recorded step's cost, once per event id.
-  const spendSubscription = await bus.subscribe({ durable: env.CONTROL_PLANE_SPEND_DURABLE, subject: Subjects.stepRecorded, maxDeliver: 20, ackWaitMs: 30_000 }, stepRecordedHandler(spend));
+  const spendSubscription = await bus.subscribeBatch(
+    { durable: env.CONTROL_PLANE_SPEND_DURABLE, subject: Subjects.stepRecorded, maxDeliver: 20, ackWaitMs: 30_000, maxBatch: env.CONTROL_PLANE_SPEND_BATCH_MAX, maxWaitMs: env.CONTROL_PLANE_SPEND_BATCH_WAIT_MS },
+    stepRecordedHandler(spend),
+  );
   const prune = startPruneJob(
     [
       { name: 'sessions', run: () => sessions.pruneSessions() },
@@ -115,7 +125,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
         await relay.stop();
       } },
       { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
-      { name: 'database', run: () => db.$disconnect() },
+      { name: 'database', run: () => database.close() },
     ],
   });
   return {

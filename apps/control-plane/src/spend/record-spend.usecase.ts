@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { ControlPlaneDb } from '../database';
 import { utcMonth } from './monthly-spend.repository';
 
@@ -11,52 +12,69 @@ export interface StepCost {
 }
 
 /**
- * Adds a recorded step's cost to its project's spend for the step's UTC month. The event id is
- * inserted into processed_events in the same statement, so a redelivered event adds nothing.
+ * Adds recorded steps' costs to their projects' spend for each step's UTC month. The event ids
+ * are inserted into processed_events in the same statement, so a redelivered event adds nothing.
  * Events of projects that do not exist here (deleted, or another deployment's) are acknowledged
  * and ignored.
  */
 export class RecordSpendUseCase {
-  private readonly tables: { processed: string; projects: string; spend: string };
+  private readonly statement: pg.QueryConfig;
 
   constructor(
-    private readonly db: ControlPlaneDb,
+    private readonly db: Pick<ControlPlaneDb, 'processedEvent'>,
+    private readonly pool: Pick<pg.Pool, 'query'>,
     schema = 'public',
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
     // Qualified: the embedded default runs control-plane in its own schema and raw SQL does not
     // go through the adapter's schema option.
-    this.tables = { processed: `"${schema}".processed_events`, projects: `"${schema}".projects`, spend: `"${schema}".project_monthly_spend` };
+    const processed = `"${schema}".processed_events`;
+    const projects = `"${schema}".projects`;
+    const spend = `"${schema}".project_monthly_spend`;
+    // A named prepared statement: parsed and planned once per connection, whatever the batch size.
+    this.statement = {
+      name: `control-plane.record-spend.${schema}`,
+      text: `WITH input AS (
+         SELECT DISTINCT ON (event_id) event_id, project_id, month, cost
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::numeric[]) AS t(event_id, project_id, month, cost)
+         ORDER BY event_id
+       ), fresh AS (
+         INSERT INTO ${processed} (event_id, subject) SELECT event_id, 'step.recorded' FROM input ORDER BY event_id
+         ON CONFLICT DO NOTHING RETURNING event_id
+       ), counted AS (
+         SELECT i.project_id, i.month, i.cost FROM input i JOIN fresh f ON f.event_id = i.event_id JOIN ${projects} p ON p.id = i.project_id WHERE i.cost > 0
+       ), added AS (
+         INSERT INTO ${spend} (project_id, month, spend_usd, updated_at)
+         SELECT project_id, month, sum(cost), now() FROM counted GROUP BY project_id, month ORDER BY project_id, month
+         ON CONFLICT (project_id, month) DO UPDATE SET spend_usd = ${spend}.spend_usd + EXCLUDED.spend_usd, updated_at = now()
+       )
+       SELECT (SELECT count(*) FROM fresh)::int AS fresh, (SELECT count(*) FROM counted)::int AS applied`,
+    };
   }
 
   /**
-   * One statement (atomic on its own, a round trip instead of an interactive transaction: this
-   * runs for every recorded step): remember the event id, and only if it is new, the project
-   * exists and the cost is positive, add the cost to the month's NUMERIC sum.
+   * One statement for a whole batch (atomic on its own; one round trip, however many events):
+   * remember every event id, and for the ones that are new, whose project exists and whose cost
+   * is positive, add their costs to each (project, month) NUMERIC sum. An event id that occurs
+   * twice in the batch, or was processed before, adds nothing. Rows are written in key order,
+   * so concurrent batches (another replica) wait for each other instead of deadlocking.
    */
-  async apply(step: StepCost): Promise<'applied' | 'duplicate' | 'ignored'> {
-    const cost = Number.isFinite(step.cost) && step.cost > 0 ? step.cost : 0;
-    const at = new Date(step.createdAt);
-    const month = utcMonth(Number.isNaN(at.getTime()) ? new Date() : at);
-    const { processed, projects, spend } = this.tables;
-    const rows = await this.db.$queryRawUnsafe<{ fresh: boolean; applied: boolean }[]>(
-      `WITH e AS (
-         INSERT INTO ${processed} (event_id, subject) VALUES ($1, 'step.recorded') ON CONFLICT DO NOTHING RETURNING 1
-       ), s AS (
-         INSERT INTO ${spend} (project_id, month, spend_usd, updated_at)
-         SELECT $2::bigint, $3, $4::numeric, now() FROM e WHERE $4::numeric > 0 AND EXISTS (SELECT 1 FROM ${projects} WHERE id = $2::bigint)
-         ON CONFLICT (project_id, month) DO UPDATE SET spend_usd = ${spend}.spend_usd + EXCLUDED.spend_usd, updated_at = now()
-         RETURNING 1
-       )
-       SELECT EXISTS (SELECT 1 FROM e) AS fresh, EXISTS (SELECT 1 FROM s) AS applied`,
-      step.eventId,
-      String(step.projectId),
-      month,
-      // As a decimal string: NUMERIC addition is exact, so many small costs do not drift.
-      String(cost),
-    );
-    const outcome = rows[0];
-    return !outcome.fresh ? 'duplicate' : outcome.applied ? 'applied' : 'ignored';
+  async record(steps: StepCost[]): Promise<{ fresh: number; applied: number }> {
+    if (steps.length === 0) return { fresh: 0, applied: 0 };
+    const eventIds: string[] = [];
+    const projectIds: string[] = [];
+    const months: string[] = [];
+    const costs: string[] = [];
+    for (const step of steps) {
+      const at = new Date(step.createdAt);
+      eventIds.push(step.eventId);
+      projectIds.push(String(step.projectId));
+      months.push(utcMonth(Number.isNaN(at.getTime()) ? new Date() : at));
+      // As decimal strings: NUMERIC addition is exact, so many small costs do not drift.
+      costs.push(String(Number.isFinite(step.cost) && step.cost > 0 ? step.cost : 0));
+    }
+    const { rows } = await this.pool.query<{ fresh: number; applied: number }>({ ...this.statement, values: [eventIds, projectIds, months, costs] });
+    return rows[0];
   }
 
   /** Forgets processed event ids older than `days` (redelivery happens within minutes). */
