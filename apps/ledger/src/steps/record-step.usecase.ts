@@ -60,7 +60,7 @@ export class RecordStepUseCase {
     validateRecordStep(input);
     if (!UUID.test(input.traceId)) throw traceNotOwned();
     const row = await this.newRow(projectId, input);
-    const outcome = await this.steps.writeOpen(row, routingOf(input), stepRecordedEvent(projectId, row));
+    const outcome = await this.steps.writeOpen({ row, routing: routingOf(input), event: stepRecordedEvent(projectId, row) });
     if (outcome.inserted) {
       this.onCommit();
       return row;
