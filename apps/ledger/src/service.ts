@@ -49,7 +49,8 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
     url: env.DATABASE_URL,
     schema: env.DATABASE_SCHEMA,
     poolMax: env.DATABASE_POOL_MAX,
-    onPoolError: (error) => logger.warn({ err: error }, 'database connection error'),
+    // The message and code only: pg attaches the connection (and its settings) to the error.
+    onPoolError: (error) => logger.warn({ code: (error as { code?: string }).code, reason: error.message }, 'database connection error'),
   });
   const { db, sql } = database;
   const tables = ledgerTables(env.DATABASE_SCHEMA);

@@ -268,6 +268,24 @@ describe('ledger traces: completion, grading and security (production mode)', ()
       await expect(it6.ledger.getStep({ actor, projectId, traceId: foreign.id, stepId: foreignStep.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
+    it('answers GetTraceHeader with the trace as GetTrace has it, before and after completion, and NOT_FOUND for a foreign, missing or malformed id', async () => {
+      const traceId = (await it6.ledger.createTrace({ actor, projectId, metadata: { team: 'search', n: 2 }, revenue: 0.5, status: 'pending', sourceTraceId: '' })).id;
+      const open = await it6.ledger.getTraceHeader({ actor, projectId, traceId });
+      expect(open).toEqual((await it6.ledger.getTrace({ actor, projectId, traceId })).trace);
+      expect(open).toMatchObject({ id: traceId, projectId, status: 'pending', metadata: { team: 'search', n: 2 }, revenue: 0.5 });
+      expect(open.completedAt).toBeUndefined();
+      await run(traceId, 1, 'mini', 'simple', 0.001);
+      const completed = (await complete(traceId)).trace!;
+      expect(await it6.ledger.getTraceHeader({ actor, projectId, traceId })).toEqual(completed);
+      expect(completed.completedAt).toEqual(expect.any(String));
+
+      const other = await it6.project('header-owner');
+      const foreign = await it6.ledger.createTrace({ actor: other.actor, projectId: other.projectId, metadata: {}, status: 'pending', sourceTraceId: '' });
+      for (const id of [foreign.id, randomUUID(), 'not-a-uuid']) {
+        await expect(it6.ledger.getTraceHeader({ actor, projectId, traceId: id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+    });
+
     it('pins a caller authenticated by an API key to its own project and keeps DeleteProjectData internal', async () => {
       const keyed = await it6.project('api-key-caller');
       const key = await it6.control.createKey({ actor: it6.owner, name: 'ledger-it', projectId: keyed.projectId, loopGuardExempt: true });
