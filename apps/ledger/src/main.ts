@@ -1,3 +1,4 @@
+import './runtime-flags';
 import { join } from 'node:path';
 import { loadEnv, onShutdown, runOrExit } from '@gateway/config';
 import { ledgerEnvSchema } from './env';
