@@ -1,6 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import type { DatabaseSettings, RawSqlClient, TransactionalClient } from '@gateway/db';
+import { createPooledPrismaClient, type DatabaseSettings, type RawSqlClient, type TransactionalClient } from '@gateway/db';
 import { PrismaClient } from './generated/prisma/client';
 
 export type ControlPlaneDb = PrismaClient;
@@ -17,35 +16,9 @@ export interface ControlPlaneDatabase {
   close(): Promise<void>;
 }
 
-/**
- * Control-plane's Prisma 7 client on the node-postgres adapter (as @gateway/db's
- * createPrismaClient builds it), over a pool control-plane owns so its busy statements can use
- * that pool directly: one pool, one size limit (DATABASE_POOL_MAX; the embedded default runs on
- * a single connection). A new connection first drops any prepared statement of an earlier
- * connection of the same session: the embedded default's PGlite keeps one session across socket
- * connections, where a reconnect would otherwise meet "prepared statement already exists".
- */
+/** Control-plane's Prisma client over the pool its busy statements also use (see createPooledPrismaClient). */
 export function createControlPlaneDatabase(settings: DatabaseSettings & { onPoolError: (error: Error) => void }): ControlPlaneDatabase {
-  const pool = new pg.Pool({
-    connectionString: settings.url,
-    max: settings.poolMax ?? 10,
-    idleTimeoutMillis: 30_000,
-    // Awaited by the pool before it hands the connection out.
-    onConnect: async (client) => {
-      await client.query('DEALLOCATE ALL');
-    },
-  });
-  // An idle connection that breaks (server restart) is dropped by the pool; it must not crash the process.
-  pool.on('error', settings.onPoolError);
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, settings.schema === 'public' ? undefined : { schema: settings.schema }) });
-  return {
-    db,
-    pool,
-    close: async () => {
-      await db.$disconnect();
-      await pool.end();
-    },
-  };
+  return createPooledPrismaClient(PrismaClient, settings);
 }
 
 function rawSql(client: pg.ClientBase | pg.Pool): RawSqlClient {
