@@ -26,12 +26,22 @@ export class LedgerSql {
    */
   async withConnection<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A connection lost while held between statements (e.g. while the relay publishes) is an
+    // 'error' event with no query to take it: without a listener it would end the process. The
+    // exchange's next statement fails on the dead connection instead.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
     try {
       const result = await fn(client);
-      client.release();
+      client.removeListener('error', onError);
+      client.release(lost);
       return result;
     } catch (error) {
-      client.release(error instanceof Error ? error : new Error(String(error)));
+      client.removeListener('error', onError);
+      client.release(lost ?? (error instanceof Error ? error : new Error(String(error))));
       throw error;
     }
   }

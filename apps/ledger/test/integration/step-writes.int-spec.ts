@@ -6,6 +6,7 @@ import type { Step as StepRow } from '../../src/generated/prisma/client';
 import { ledgerTables } from '../../src/ledger-tables';
 import { LedgerSql } from '../../src/sql';
 import { StepRepository, type StepWrite } from '../../src/steps/step.repository';
+import { eventually } from '@gateway/testing';
 import { LedgerTestStack, step } from './ledger-test-stack';
 
 const DAY_MS = 86_400_000;
@@ -199,13 +200,21 @@ describe('ledger step writes (production mode)', () => {
     });
   });
 
-  it('keeps working after PostgreSQL drops its connections (statements are prepared again on new ones)', async () => {
+  it('keeps working after PostgreSQL drops its connections, also one the outbox relay holds between its statements', async () => {
     const traceId = await newTrace();
     await record(traceId, { type: 'run' });
     await it7.ledger.getTraceHeader({ actor, projectId, traceId });
-    await it7.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ''");
-    // The first call may meet a connection that died under it; the ones after it get new connections.
-    await Promise.allSettled([record(traceId, { type: 'log' }), it7.ledger.getTraceHeader({ actor, projectId, traceId })]);
+    const ledgerPid = it7.stack.apps.get('ledger')!.process!.pid;
+    for (let round = 0; round < 5; round++) {
+      // Steps keep the relay busy (its connection held while it publishes) as the connections go.
+      const writes = Promise.allSettled(Array.from({ length: 20 }, (_, i) => record(traceId, { type: 'log', input: `round ${round} step ${i}` })));
+      await it7.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ''");
+      await writes;
+    }
+    expect(it7.stack.apps.get('ledger')!.process!.exitCode).toBeNull();
+    expect(it7.stack.apps.get('ledger')!.process!.pid).toBe(ledgerPid);
+    // Calls that met a dying connection may fail; the ledger then opens new ones and prepares its statements again.
+    await eventually(() => record(traceId, { type: 'log', input: 'probe' }).then(() => true, () => false));
     for (let i = 0; i < 3; i++) {
       await expect(record(traceId, { type: 'log', input: `after ${i}` })).resolves.toMatchObject({ traceId });
       await expect(it7.ledger.getTraceHeader({ actor, projectId, traceId })).resolves.toMatchObject({ id: traceId });
