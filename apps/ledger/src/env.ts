@@ -13,6 +13,8 @@ export const ledgerEnvSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** How often the outbox relay polls for committed, unpublished events (ms). */
   OUTBOX_POLL_MS: env.int(200, 10),
+  /** How long after a commit the relay drains (ms), so one drain publishes the events of many calls. */
+  OUTBOX_NUDGE_DELAY_MS: env.int(5, 0),
   /**
    * Test hook for the crash-safety test: commit writes but never publish (simulates a process
    * that dies between commit and publish). Never set in production.

@@ -56,7 +56,16 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const tables = ledgerTables(env.DATABASE_SCHEMA);
   const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'ledger' }));
   const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: ledgerOutboxStore(sql, tables.outboxEvents), bus, logger, pollMs: env.OUTBOX_POLL_MS });
-  const nudge = () => relay?.nudge();
+  // A commit asks the relay for a drain at most once per OUTBOX_NUDGE_DELAY_MS: one drain (two
+  // statements and a commit) then carries the events of every call committed meanwhile.
+  let nudgeTimer: NodeJS.Timeout | undefined;
+  const nudge = () => {
+    if (!relay || nudgeTimer) return;
+    nudgeTimer = setTimeout(() => {
+      nudgeTimer = undefined;
+      relay.nudge();
+    }, env.OUTBOX_NUDGE_DELAY_MS);
+  };
 
   const controlPlane = overrides.policies ? undefined : createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.LEDGER_POLICY_CACHE_MS);
   const policies = overrides.policies ?? controlPlane!.cache;
@@ -113,6 +122,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
       } },
       // Every step committed by a drained call has its event published: nothing waits for a restart.
       { name: 'outbox', run: async () => {
+        clearTimeout(nudgeTimer);
         await relay?.flush();
         await relay?.stop();
       } },
