@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /** A statement parsed and planned once per connection: a named prepared statement. */
 export interface PreparedStatement {
@@ -45,25 +45,4 @@ export class LedgerSql {
       throw error;
     }
   }
-}
-
-/**
- * The ledger's connection pool, shared by Prisma (through its adapter) and LedgerSql. A new
- * connection first drops any prepared statement of an earlier connection of the same session:
- * the embedded default's PGlite keeps one session across socket connections, where a reconnect
- * would otherwise meet "prepared statement already exists" (a no-op on PostgreSQL).
- */
-export function createLedgerPool(settings: { url: string; poolMax?: number; onError: (error: Error) => void }): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: settings.url,
-    max: settings.poolMax ?? 10,
-    idleTimeoutMillis: 30_000,
-    // Awaited by the pool before it hands the connection out.
-    onConnect: async (client) => {
-      await client.query('DEALLOCATE ALL');
-    },
-  });
-  // An idle connection that breaks (server restart) is dropped by the pool; it must not crash the process.
-  pool.on('error', settings.onError);
-  return pool;
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createLedgerPool, LedgerSql } from '../../src/sql';
+import { createLedgerDatabase } from '../../src/database';
 
 /** A PGlite socket server in a child process (PGlite loads itself by dynamic import, which jest's VM refuses). */
 const SERVER = `
@@ -32,9 +32,9 @@ describe('ledger pool on PGlite (the embedded default)', () => {
 
   it('prepares its statements again on a new connection to the same session', async () => {
     const errors: Error[] = [];
-    const pool = createLedgerPool({ url, poolMax: 1, onError: (error) => errors.push(error) });
+    const { sql, close } = createLedgerDatabase({ url, schema: 'public', poolMax: 1, onPoolError: (error) => errors.push(error) });
+    const pool = sql.pool;
     try {
-      const sql = new LedgerSql(pool);
       const statement = { name: 'ledger_pool_test', text: 'SELECT $1::int + 1 AS n' };
       expect(await sql.rows(statement, [1])).toEqual([{ n: 2 }]);
       // The pool drops that connection (as after an idle timeout) and opens another one.
@@ -43,7 +43,7 @@ describe('ledger pool on PGlite (the embedded default)', () => {
       expect(await sql.rows(statement, [2])).toEqual([{ n: 3 }]);
       expect(errors).toEqual([]);
     } finally {
-      await pool.end();
+      await close();
     }
   });
 });
