@@ -1,5 +1,5 @@
-import pg from 'pg';
-import { createPooledPrismaClient, type DatabaseSettings, type RawSqlClient, type TransactionalClient } from '@gateway/db';
+import type pg from 'pg';
+import { createPooledPrismaClient, type DatabaseSettings } from '@gateway/db';
 import { PrismaClient } from './generated/prisma/client';
 
 export type ControlPlaneDb = PrismaClient;
@@ -19,36 +19,4 @@ export interface ControlPlaneDatabase {
 /** Control-plane's Prisma client over the pool its busy statements also use (see createPooledPrismaClient). */
 export function createControlPlaneDatabase(settings: DatabaseSettings & { onPoolError: (error: Error) => void }): ControlPlaneDatabase {
   return createPooledPrismaClient(PrismaClient, settings);
-}
-
-function rawSql(client: pg.ClientBase | pg.Pool): RawSqlClient {
-  return {
-    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
-    $executeRawUnsafe: async (query: string, ...values: unknown[]) => (await client.query(query, values)).rowCount ?? 0,
-  };
-}
-
-/**
- * The raw-SQL client @gateway/db's outbox store takes, on the pool: BEGIN … COMMIT on one
- * connection, ROLLBACK when the work fails. A connection whose exchange failed is discarded
- * rather than returned to the pool.
- */
-export function poolTransactionalClient(pool: pg.Pool): TransactionalClient {
-  return {
-    ...rawSql(pool),
-    $transaction: async (fn) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn(rawSql(client));
-        await client.query('COMMIT');
-        client.release();
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      }
-    },
-  };
 }

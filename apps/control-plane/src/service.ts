@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { EventBus } from '@gateway/bus';
 import { JetStreamEventBus } from '@gateway/bus';
-import { prismaOutboxStore, runMigrations, startOutboxRelay } from '@gateway/db';
+import { poolOutboxStore, runMigrations, startOutboxRelay } from '@gateway/db';
 import { runShutdown } from '@gateway/config';
 import { DomainError } from '@gateway/errors';
 import { GrpcServer, grpcShutdownSteps } from '@gateway/grpc';
@@ -10,7 +10,7 @@ import { controlplane, Subjects } from '@gateway/proto';
 import { createServiceMetrics, initTelemetry, startOpsServer } from '@gateway/telemetry';
 import { AuditUseCase } from './audit/audit.usecase';
 import { controlPlaneHandlers, SERVICE_ONLY_METHODS } from './control-plane.grpc';
-import { createControlPlaneDatabase, poolTransactionalClient } from './database';
+import { createControlPlaneDatabase } from './database';
 import type { ControlPlaneEnv } from './env';
 import { AuthThrottle } from './identity/auth-throttle';
 import { InvitesUseCase } from './identity/invites.usecase';
@@ -52,7 +52,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
   const { db, pool } = database;
   const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'control-plane' }));
   // Polls five times a second: on the pool, not through Prisma.
-  const relay = startOutboxRelay({ store: prismaOutboxStore(poolTransactionalClient(pool), env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
+  const relay = startOutboxRelay({ store: poolOutboxStore(pool, env.DATABASE_SCHEMA), bus, logger, pollMs: 200 });
 
   const secrets = new SecretBox(env.GATEWAY_ENCRYPTION_KEYS);
   const throttle = new AuthThrottle(db, { maxPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: env.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS });

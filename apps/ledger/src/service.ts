@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
-import { runMigrations, startOutboxRelay } from '@gateway/db';
+import { poolOutboxStore, runMigrations, startOutboxRelay } from '@gateway/db';
 import { runShutdown } from '@gateway/config';
 import { createProjectPolicyCache, GrpcServer, grpcShutdownSteps, type Principal, type ProjectPolicyCache } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
@@ -11,7 +11,6 @@ import type { LedgerEnv } from './env';
 import { ControlPlaneGradingPolicySource } from './grading';
 import { LEDGER_SERVICE_ONLY_METHODS, ledgerHandlers } from './ledger.grpc';
 import { ledgerTables } from './ledger-tables';
-import { ledgerOutboxStore } from './outbox.store';
 import { DeleteProjectDataUseCase } from './projects/delete-project-data.usecase';
 import { ControlPlaneProjectDirectory } from './projects/project-directory';
 import { projectDeletedHandler } from './projects/project-deleted.handler';
@@ -55,17 +54,12 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
   const { db, sql } = database;
   const tables = ledgerTables(env.DATABASE_SCHEMA);
   const bus = overrides.bus ?? (await JetStreamEventBus.connectGateway({ servers: env.NATS_URL, logger, name: 'ledger' }));
-  const relay = env.LEDGER_OUTBOX_PAUSED ? undefined : startOutboxRelay({ store: ledgerOutboxStore(sql, tables.outboxEvents), bus, logger, pollMs: env.OUTBOX_POLL_MS });
-  // A commit asks the relay for a drain at most once per OUTBOX_NUDGE_DELAY_MS: one drain (two
-  // statements and a commit) then carries the events of every call committed meanwhile.
-  let nudgeTimer: NodeJS.Timeout | undefined;
-  const nudge = () => {
-    if (!relay || nudgeTimer) return;
-    nudgeTimer = setTimeout(() => {
-      nudgeTimer = undefined;
-      relay.nudge();
-    }, env.OUTBOX_NUDGE_DELAY_MS);
-  };
+  // A commit nudges the relay; one drain (two statements) carries the events of every call
+  // committed within OUTBOX_NUDGE_DELAY_MS.
+  const relay = env.LEDGER_OUTBOX_PAUSED
+    ? undefined
+    : startOutboxRelay({ store: poolOutboxStore(sql.pool, env.DATABASE_SCHEMA), bus, logger, pollMs: env.OUTBOX_POLL_MS, nudgeDelayMs: env.OUTBOX_NUDGE_DELAY_MS });
+  const nudge = () => relay?.nudge();
 
   const controlPlane = overrides.policies ? undefined : createProjectPolicyCache(env.CONTROL_PLANE_ADDRESS, env.GATEWAY_INTERNAL_TOKEN, env.LEDGER_POLICY_CACHE_MS);
   const policies = overrides.policies ?? controlPlane!.cache;
@@ -122,7 +116,6 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
       } },
       // Every step committed by a drained call has its event published: nothing waits for a restart.
       { name: 'outbox', run: async () => {
-        clearTimeout(nudgeTimer);
         await relay?.flush();
         await relay?.stop();
       } },

@@ -3,13 +3,12 @@ import pg from 'pg';
 import { encodeEvent } from '@gateway/bus';
 import { common, events, ledger, Subjects } from '@gateway/proto';
 import type { Step as StepRow } from '../../src/generated/prisma/client';
-import { ledgerTables } from '../../src/ledger-tables';
+import { DAY_MS, ledgerTables } from '../../src/ledger-tables';
 import { LedgerSql } from '../../src/sql';
 import { StepRepository, type StepWrite } from '../../src/steps/step.repository';
+import { stepRow } from '../../src/traces/ledger-rows.fixture';
 import { eventually } from '@gateway/testing';
 import { LedgerTestStack, step } from './ledger-test-stack';
-
-const DAY_MS = 86_400_000;
 
 /**
  * RecordStep's hot path: concurrent calls share one statement (group commit) yet each gets the
@@ -99,40 +98,19 @@ describe('ledger step writes (production mode)', () => {
 
     const write = async (traceId: string, fields: Partial<StepRow> = {}, routing: StepWrite['routing'] = null): Promise<StepWrite> => {
       const createdAt = new Date();
-      const row: StepRow = {
+      const row = stepRow(0, {
         id: await repository.allocateId(),
         traceId,
         projectId: BigInt(projectId),
-        type: 'run',
-        parentStepId: null,
         input: 'question',
         output: 'answer',
-        model: 'mini',
-        tier: 'simple',
-        infrastructure: '',
-        cost: 0.001,
         latencyMs: 10,
         promptTokens: 1,
         completionTokens: 1,
-        cachedTokens: 0,
-        blockedReason: '',
-        toolCalls: [],
-        toolName: '',
-        toolLatencyMs: null,
-        piiDetected: false,
-        injectionAttempt: false,
-        secretLeaked: false,
-        riskScore: 0,
-        toolFidelityScore: null,
-        error: '',
-        idempotencyKey: null,
-        startedAt: null,
-        conversationJson: null,
-        offeredTools: null,
         retentionUntil: new Date(createdAt.getTime() + 30 * DAY_MS),
         createdAt,
         ...fields,
-      };
+      });
       // A real step.recorded event: the stack's consumers read it.
       const event = encodeEvent(Subjects.stepRecorded, events.StepRecorded, events.StepRecorded.fromPartial({ traceId, projectId: Number(row.projectId), stepId: Number(row.id), type: row.type, createdAt: createdAt.toISOString() }));
       return { row, routing, event };

@@ -34,8 +34,21 @@ export interface OutboxRelay {
  * republishes with the same event id, which JetStream and the consumers de-duplicate: the
  * event is delivered once.
  */
-export function startOutboxRelay(options: { store: OutboxStore; bus: EventPublisher; logger: Logger; pollMs?: number; batchSize?: number }): OutboxRelay {
+export function startOutboxRelay(options: {
+  store: OutboxStore;
+  bus: EventPublisher;
+  logger: Logger;
+  pollMs?: number;
+  batchSize?: number;
+  /**
+   * How long after a nudge the drain starts (ms). 0: at once. More: one drain carries the events
+   * of every commit nudging meanwhile (a busy writer's commits share its statements).
+   */
+  nudgeDelayMs?: number;
+}): OutboxRelay {
   const pollMs = options.pollMs ?? 500;
+  const nudgeDelayMs = options.nudgeDelayMs ?? 0;
+  let nudgeTimer: NodeJS.Timeout | undefined;
   const batchSize = options.batchSize ?? 200;
   let running: Promise<void> | undefined;
   let again = false;
@@ -84,7 +97,15 @@ export function startOutboxRelay(options: { store: OutboxStore; bus: EventPublis
 
   return {
     nudge: () => {
-      if (!stopped) void run();
+      if (stopped) return;
+      if (nudgeDelayMs === 0) {
+        void run();
+        return;
+      }
+      nudgeTimer ??= setTimeout(() => {
+        nudgeTimer = undefined;
+        if (!stopped) void run();
+      }, nudgeDelayMs);
     },
     flush: async () => {
       await running;
@@ -93,6 +114,7 @@ export function startOutboxRelay(options: { store: OutboxStore; bus: EventPublis
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(nudgeTimer);
       await running;
     },
   };

@@ -1,13 +1,10 @@
+import type pg from 'pg';
 import type { OutboxEvent, OutboxStore } from './outbox-relay';
 
 /** The slice of a Prisma client (or transaction client) the outbox needs. */
 export interface RawSqlClient {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-}
-
-export interface TransactionalClient extends RawSqlClient {
-  $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>): Promise<R>;
 }
 
 export interface OutboxEntry {
@@ -32,27 +29,47 @@ export async function addToOutbox(tx: OutboxWriter, event: OutboxEntry): Promise
 }
 
 /**
- * OutboxStore over a service's `outbox_events` table (same layout in every service). The raw
- * locking query names the schema explicitly: in the embedded default all services share one
- * PGlite session, so search_path cannot be relied on.
+ * OutboxStore over a service's `outbox_events` table (same layout in every service), on the
+ * node-postgres pool under its Prisma client (see createPooledPrismaClient): a drain is two
+ * round trips on one connection, `BEGIN; SELECT … FOR UPDATE SKIP LOCKED` before publishing and
+ * `UPDATE … published_at; COMMIT` after it; the rows stay locked in between, so concurrent relays
+ * skip them. The table names the schema explicitly: in the embedded default all services share
+ * one PGlite session, so search_path cannot be relied on. The batch size and the published ids
+ * are integers the relay and the table produced, written into the statements as literals
+ * (multi-statement simple-protocol queries take no parameters).
  */
-export function prismaOutboxStore(db: TransactionalClient, schema: string): OutboxStore {
+export function poolOutboxStore(pool: pg.Pool, schema: string): OutboxStore {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
   const table = `"${schema}".outbox_events`;
   return {
-    drain: (limit, publish) =>
-      db.$transaction(async (tx) => {
-        const rows = await tx.$queryRawUnsafe<{ id: bigint; subject: string; event_id: string; payload: Uint8Array; headers: Record<string, string> | null }[]>(
-          `SELECT id, subject, event_id::text AS event_id, payload, headers FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          limit,
-        );
-        if (rows.length === 0) return 0;
-        const events: OutboxEvent[] = rows.map((row) => ({ id: BigInt(row.id), subject: row.subject, eventId: row.event_id, payload: new Uint8Array(row.payload), headers: row.headers ?? {} }));
-        const published = await publish(events);
-        if (published.length > 0) {
-          await tx.$executeRawUnsafe(`UPDATE ${table} SET published_at = now() WHERE id = ANY($1::bigint[])`, published.map(String));
-        }
-        return rows.length;
-      }),
+    drain: async (limit, publish) => {
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`invalid outbox batch size: ${limit}`);
+      const client = await pool.connect();
+      // A connection lost while held between the statements (while the relay publishes) is an
+      // 'error' event with no query to take it: without a listener it would end the process.
+      // The drain's next statement fails on the dead connection instead.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
+      try {
+        const [, pending] = (await client.query(
+          `BEGIN; SELECT id, subject, event_id::text AS event_id, payload, headers FROM ${table} WHERE published_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+        )) as unknown as [pg.QueryResult, pg.QueryResult<{ id: string; subject: string; event_id: string; payload: Buffer; headers: Record<string, string> | null }>];
+        const events: OutboxEvent[] = pending.rows.map((row) => ({ id: BigInt(row.id), subject: row.subject, eventId: row.event_id, payload: row.payload, headers: row.headers ?? {} }));
+        const published = events.length > 0 ? await publish(events) : [];
+        await client.query(published.length > 0 ? `UPDATE ${table} SET published_at = now() WHERE id = ANY('{${published.map((id) => BigInt(id).toString()).join(',')}}'::bigint[]); COMMIT` : 'COMMIT');
+        client.removeListener('error', onError);
+        client.release(lost);
+        return events.length;
+      } catch (error) {
+        // The connection is discarded; on PGlite (one session across connections) the transaction must still end.
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.removeListener('error', onError);
+        client.release(lost ?? (error instanceof Error ? error : new Error(String(error))));
+        throw error;
+      }
+    },
   };
 }
