@@ -15,7 +15,7 @@ import { KeyUsageReporter, PerimeterReporter } from './auth/key-activity.reporte
 import { createEdgeClients } from './clients';
 import type { EdgeEnv } from './env';
 import { ExecutionPipeline } from './execution/execution.usecase';
-import { InProcessGovernance } from './execution/governance';
+import { InProcessGuardrail } from './execution/in-process-guardrail';
 import { OpenTraceCache } from './execution/open-trace.cache';
 import { StepRecorder } from './execution/step-recorder';
 import { createMemoryProtectionStore, createRedisProtectionStore, DEFAULT_LIMITS, PROTECTION_REDIS_OPTIONS, ProtectionGuard, type ProtectionLimits, type ProtectionStore } from './protection';
@@ -88,8 +88,8 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
     labelNames: ['direction', 'outcome'] as const,
     registers: [metrics.registry],
   });
-  const governance = new InProcessGovernance((direction, check) => decisions.inc({ direction, outcome: check.allowed ? 'allowed' : check.reason || 'blocked' }));
-  const pipeline = new ExecutionPipeline({ clients, policies, governance, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
+  const guardrail = new InProcessGuardrail((direction, check) => decisions.inc({ direction, outcome: check.allowed ? 'allowed' : check.reason || 'blocked' }));
+  const pipeline = new ExecutionPipeline({ clients, policies, guardrail, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
 
   const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus), await openTraces.listen(bus)];
   // An admin PATCHing a key back to active resets its trips and spend window on every replica.

@@ -2,11 +2,12 @@ import { DomainError } from '@gateway/errors';
 import type { ProjectPolicyCache } from '@gateway/grpc';
 import type { Logger } from '@gateway/logging';
 import type { controlplane, guardrail, ledger, providerproxy, router } from '@gateway/proto';
+import { routeForProject } from '@gateway/routing';
 import type { KeyPrincipal } from '../auth/authenticate';
 import type { EdgeClients } from '../clients';
 import type { ProtectionGuard, Reservation } from '../protection';
 import { continueConversation, userMessage, type ToolResultInput } from './conversation';
-import type { InProcessGovernance } from './governance';
+import type { InProcessGuardrail } from './in-process-guardrail';
 import { findModel, infrastructureOf, reservationEstimateUsd } from './project-policy';
 import { ShadowComparator } from './shadow.comparator';
 import type { Caller, StepRecorder } from './step-recorder';
@@ -50,8 +51,8 @@ export interface StreamSink {
 export interface ExecutionDeps {
   clients: EdgeClients;
   policies: ProjectPolicyCache;
-  /** The guardrail scan and the routing decision, in-process. */
-  governance: InProcessGovernance;
+  /** The guardrail's scans, in-process. */
+  guardrail: InProcessGuardrail;
   guard: ProtectionGuard;
   steps: StepRecorder;
   logger: Logger;
@@ -258,7 +259,7 @@ export class ExecutionPipeline {
 
   /** Sensitive input (PII, a credential) is routed to the secure tier: private models only. */
   private route(caller: Caller, policy: controlplane.ProjectPolicy, input: string, tools: Record<string, unknown>[], sensitive: boolean): router.RouteDecision {
-    return this.deps.governance.route(policy, { projectId: caller.projectId, input, tools, sensitive, attachments: 0 });
+    return routeForProject({ projectId: caller.projectId, input, tools, sensitive, attachments: 0 }, policy);
   }
 
   private async parentStep(caller: Caller, traceId: string, stepId: number): Promise<ledger.Step> {
@@ -270,19 +271,14 @@ export class ExecutionPipeline {
     }
   }
 
-  /** The guardrail with the project's own rules. */
-  private scan(policy: controlplane.ProjectPolicy, text: string, direction: 'input' | 'output'): Promise<guardrail.CheckResponse> {
-    return this.deps.governance.check(policy, text, direction);
-  }
-
   private async screen(policy: controlplane.ProjectPolicy, text: string): Promise<Screening> {
-    const check = await this.scan(policy, text, 'input');
+    const check = await this.deps.guardrail.check(policy, text, 'input');
     return { check, sensitive: check.piiDetected || check.secretLeaked };
   }
 
   private async screenOutput(policy: controlplane.ProjectPolicy, text: string): Promise<guardrail.CheckResponse | undefined> {
     try {
-      return await this.scan(policy, text, 'output');
+      return await this.deps.guardrail.check(policy, text, 'output');
     } catch (error) {
       // The answer was paid for and is delivered; a failed output scan must not lose the step.
       this.deps.logger.warn({ err: error }, 'output scan failed');

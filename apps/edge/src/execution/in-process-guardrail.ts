@@ -1,6 +1,5 @@
 import { policyFromProjectSettings, RunCheckUseCase, toCheckResponse, type GuardrailPolicy } from '@gateway/guardrail';
-import type { controlplane, guardrail, router } from '@gateway/proto';
-import { routeForProject } from '@gateway/routing';
+import type { controlplane, guardrail } from '@gateway/proto';
 import { context, getTracer, SpanKind, SpanStatusCode } from '@gateway/telemetry';
 
 /** Counts one decision (the guardrail_checks_total metric). */
@@ -9,13 +8,14 @@ export type CheckObserver = (direction: 'input' | 'output', response: guardrail.
 const tracer = getTracer('edge');
 
 /**
- * The guardrail scan and the routing decision of the execution path, run in edge's own process.
- * Both are pure CPU work on data edge already holds (the request and the project's cached policy),
- * and each costs less than a gRPC hop to the guardrail or router service would (a 4 KB scan
- * ~1.2 ms, a short prompt ~0.1 ms; a hop ~0.8 ms of latency plus serialisation on both sides).
- * The guardrail and router services still serve the same engines over gRPC for internal teams.
+ * The guardrail scans of the execution path, run in edge's own process (as is routing: the
+ * pipeline calls @gateway/routing directly). Both are pure CPU work on data edge already holds
+ * (the request and the project's cached policy), and each costs less than a gRPC hop to the
+ * guardrail or router service would (a 4 KB scan ~1.2 ms, a short prompt ~0.1 ms; a hop ~0.8 ms
+ * of latency plus serialisation on both sides). The guardrail and router services still serve
+ * the same engines over gRPC for internal teams. Adds the decision metric and an INTERNAL span.
  */
-export class InProcessGovernance {
+export class InProcessGuardrail {
   // The project's policy is always passed along, so the use case never looks one up.
   private readonly checks = new RunCheckUseCase(async () => undefined);
   /** A cached ProjectPolicy object is replaced, never mutated, when its project changes. */
@@ -38,11 +38,6 @@ export class InProcessGovernance {
     } finally {
       span.end();
     }
-  }
-
-  /** The tier, model and fallback path of a request, from the project's cached settings and registry. */
-  route(policy: controlplane.ProjectPolicy, request: router.RouteRequest): router.RouteDecision {
-    return routeForProject(request, policy);
   }
 
   private guardrailPolicyOf(policy: controlplane.ProjectPolicy): Partial<GuardrailPolicy> {
