@@ -23,7 +23,6 @@ import { replayRoutes } from './routes/replay.http';
 import { sessionRoutes } from './routes/session.http';
 import { statsRoutes } from './routes/stats.http';
 import { traceRoutes } from './routes/traces.http';
-import type { OpenTraceCache } from './execution/open-trace.cache';
 
 export interface EdgeDependencies {
   clients: EdgeClients;
@@ -31,8 +30,6 @@ export interface EdgeDependencies {
   guard: ProtectionGuard;
   pipeline: ExecutionPipeline;
   policies: ProjectPolicyCache;
-  /** Traces seen open on this replica (created here, checked, forgotten on completion). */
-  openTraces: OpenTraceCache;
 }
 
 /** The public REST API: authentication, validation and mapping onto the gRPC services. */
@@ -83,7 +80,7 @@ export function createEdgeApp(env: EdgeEnv, deps: EdgeDependencies, logger: Logg
   app.use(organizationRoutes(clients));
   app.use(insightRoutes(clients));
   const access = apiKeyAccess(deps.keys, deps.guard);
-  app.use(traceRoutes(clients, access, deps.openTraces));
+  app.use(traceRoutes(clients, access));
   app.use(statsRoutes(clients, access));
   app.use(replayRoutes(clients, access));
   app.use(executionRoutes(deps.pipeline, access, logger));

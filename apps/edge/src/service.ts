@@ -16,7 +16,6 @@ import { createEdgeClients } from './clients';
 import type { EdgeEnv } from './env';
 import { ExecutionPipeline } from './execution/execution.usecase';
 import { InProcessGuardrail } from './execution/in-process-guardrail';
-import { OpenTraceCache } from './execution/open-trace.cache';
 import { StepRecorder } from './execution/step-recorder';
 import { createMemoryProtectionStore, createRedisProtectionStore, DEFAULT_LIMITS, PROTECTION_REDIS_OPTIONS, ProtectionGuard, type ProtectionLimits, type ProtectionStore } from './protection';
 
@@ -72,16 +71,9 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const usage = new KeyUsageReporter(clients, logger, env.KEY_USAGE_FLUSH_MS);
   const keys = new ApiKeyAuthenticator(keyCache, new PerimeterReporter(clients, logger, env.PERIMETER_AUDIT_INTERVAL_MS), usage);
   const spend = new Counter({ name: 'gateway_spend_usd_total', help: 'Model spend recorded (settled), USD, by project and model', labelNames: ['project_id', 'model'] as const, registers: [metrics.registry] });
-  const openTraces = new OpenTraceCache();
-  const steps = new StepRecorder(
-    clients,
-    logger,
-    undefined,
-    (projectId, step) => {
-      if (step.cost > 0) spend.inc({ project_id: String(projectId), model: step.model }, step.cost);
-    },
-    openTraces,
-  );
+  const steps = new StepRecorder(clients, logger, undefined, (projectId, step) => {
+    if (step.cost > 0) spend.inc({ project_id: String(projectId), model: step.model }, step.cost);
+  });
   const decisions = new Counter({
     name: 'guardrail_checks_total',
     help: 'Safety checks on the execution path by direction and outcome (allowed, or the reason a check was not)',
@@ -91,7 +83,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const guardrail = new InProcessGuardrail((direction, check) => decisions.inc({ direction, outcome: check.allowed ? 'allowed' : check.reason || 'blocked' }));
   const pipeline = new ExecutionPipeline({ clients, policies, guardrail, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
 
-  const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus), await openTraces.listen(bus)];
+  const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus)];
   // An admin PATCHing a key back to active resets its trips and spend window on every replica.
   subscriptions.push(
     await bus.broadcast(Subjects.keyChanged, async (message) => {
@@ -100,7 +92,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
     }),
   );
 
-  const app = createEdgeApp(env, { clients, keys, guard, pipeline, policies, openTraces }, logger, metrics);
+  const app = createEdgeApp(env, { clients, keys, guard, pipeline, policies }, logger, metrics);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(env.EDGE_PORT, env.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });

@@ -3,7 +3,6 @@ import { DomainError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import { ledger, type common } from '@gateway/proto';
 import type { EdgeClients } from '../clients';
-import { OpenTraceCache } from './open-trace.cache';
 
 export interface Caller {
   projectId: number;
@@ -28,8 +27,6 @@ export class StepRecorder {
     private readonly attempts = 4,
     /** Called once per recorded step (spend metrics: the USD the ledger bills). */
     private readonly onRecorded?: (projectId: number, step: ledger.RecordStepRequest) => void,
-    /** Traces seen open on this replica: their check needs no ledger round trip. */
-    readonly openTraces = new OpenTraceCache(),
   ) {}
 
   async record(caller: Caller, traceId: string, fields: StepFields): Promise<ledger.Step> {
@@ -51,13 +48,9 @@ export class StepRecorder {
     }
   }
 
-  /**
-   * The trace must exist in the caller's project and still accept steps (before a model is paid
-   * for). A trace seen open on this replica passes without asking the ledger (see OpenTraceCache).
-   */
-  async requireOpenTrace(caller: Caller, traceId: string): Promise<void> {
+  /** The trace must exist in the caller's project and still accept steps. */
+  async requireOpenTrace(caller: Caller, traceId: string): Promise<ledger.Trace> {
     if (!UUID.test(traceId)) throw new DomainError('VALIDATION_FAILED', TRACE_NOT_OWNED);
-    if (this.openTraces.isOpen(caller.projectId, traceId)) return;
     let trace: ledger.Trace;
     try {
       trace = await this.clients.ledger.getTraceHeader({ actor: caller.actor, projectId: caller.projectId, traceId });
@@ -66,6 +59,6 @@ export class StepRecorder {
       throw error;
     }
     if (trace.status === 'completed') throw new DomainError('VALIDATION_FAILED', 'Trace is completed and accepts no new executions');
-    this.openTraces.markOpen(caller.projectId, traceId);
+    return trace;
   }
 }

@@ -2,7 +2,6 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { DomainError } from '@gateway/errors';
 import type { EdgeClients } from '../clients';
-import type { OpenTraceCache } from '../execution/open-trace.cache';
 import { keyOrSession, requestProject } from './api-key-access';
 import { handle } from './async-handler';
 import { requireSession } from '../auth/session.middleware';
@@ -25,7 +24,7 @@ export const listQuery = projectQuery.extend({
   status: z.enum(['pending', 'completed', 'replay', 'failed'], { message: 'status must be one of pending, completed, replay, failed' }).optional(),
 });
 
-export function traceRoutes(clients: EdgeClients, access: RequestHandler[], openTraces: OpenTraceCache): Router {
+export function traceRoutes(clients: EdgeClients, access: RequestHandler[]): Router {
   const router = Router();
   // Reads also serve the dashboard (session + project_id); writes take an API key only.
   const either = keyOrSession(access, requireSession(clients));
@@ -34,7 +33,6 @@ export function traceRoutes(clients: EdgeClients, access: RequestHandler[], open
     const body = parseOr400(createBody, req.body ?? {}, 422);
     if (req.key!.projectStatus === 'archived') throw new DomainError('VALIDATION_FAILED', 'Project is archived: new traces and executions are refused');
     const trace = await clients.ledger.createTrace({ actor: req.actor, projectId: req.key!.projectId, metadata: body.metadata, revenue: body.revenue, status: 'pending', sourceTraceId: '' });
-    openTraces.markOpen(req.key!.projectId, trace.id);
     res.status(201).json(traceJson(trace));
   }));
 
@@ -50,10 +48,7 @@ export function traceRoutes(clients: EdgeClients, access: RequestHandler[], open
   }));
 
   router.patch('/api/v1/traces/:id/complete', ...access, handle(async (req, res) => {
-    const traceId = String(req.params.id);
-    // Forgotten before the ledger seals it: from here on this replica asks the ledger again.
-    openTraces.forget(traceId);
-    const detail = await clients.ledger.completeTrace({ actor: req.actor, projectId: req.key!.projectId, traceId });
+    const detail = await clients.ledger.completeTrace({ actor: req.actor, projectId: req.key!.projectId, traceId: String(req.params.id) });
     res.json(traceCompletedJson(detail));
   }));
   return router;

@@ -164,13 +164,15 @@ describe('gateway protection across two edge replicas (production mode)', () => 
   it('refuses executions on a trace completed through the other replica, before any model call', async () => {
     const project = await fixture.project({ models: models(), settings: { routing_tiers: { simple: 'cheap', complex: 'cheap' } } });
     const [a, b] = clientsOf(project);
-    // Created and executed on A: A now knows the trace as open and skips the ledger's trace check.
+    // Created and executed on A. Whichever replica completes a trace, the others must refuse it
+    // before paying for a model call (an edge-side cache of open traces would not: a call paid
+    // for on a sealed trace could not be recorded).
     const traceId = await trace(a);
     expect((await a.post('/api/v1/executions', { trace_id: traceId, input: 'hello' })).status).toBe(200);
     const completed = await b.patch(`/api/v1/traces/${traceId}/complete`, {});
     expect(completed.status).toBe(200);
     await mock.clearRequests();
-    // trace.completed reaches every replica: A refuses within a second, and never calls the model.
+    // A refuses at once, and never calls the model.
     const since = Date.now();
     let refused: { status: number; body: unknown } | undefined;
     while (Date.now() - since < 1_000) {
