@@ -54,19 +54,20 @@ export function startOutboxRelay(options: {
   let again = false;
   let stopped = false;
 
+  /**
+   * The drain's events go out together: the bus client writes them in one socket write and the
+   * acknowledgements come back pipelined, instead of one round trip per event. JetStream stores
+   * a connection's messages in send order. Only the events up to the first failure are marked
+   * published; that event and every later one stay in the outbox and go again with the next
+   * drain under the same event ids, so those that did reach the stream are de-duplicated.
+   */
   const publishBatch = async (events: OutboxEvent[]): Promise<bigint[]> => {
-    const published: bigint[] = [];
-    for (const event of events) {
-      try {
-        await options.bus.publish(event.subject, event.payload, { eventId: event.eventId, headers: event.headers });
-        published.push(event.id);
-      } catch (error) {
-        // Keep order: stop at the first failure, the rest waits for the next drain.
-        options.logger.warn({ err: error, subject: event.subject, eventId: event.eventId }, 'outbox publish failed; will retry');
-        break;
-      }
-    }
-    return published;
+    const outcomes = await Promise.allSettled(events.map((event) => options.bus.publish(event.subject, event.payload, { eventId: event.eventId, headers: event.headers })));
+    const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    if (failed < 0) return events.map((event) => event.id);
+    const { subject, eventId } = events[failed];
+    options.logger.warn({ err: (outcomes[failed] as PromiseRejectedResult).reason, subject, eventId }, 'outbox publish failed; will retry');
+    return events.slice(0, failed).map((event) => event.id);
   };
 
   const drainAll = async (): Promise<void> => {
