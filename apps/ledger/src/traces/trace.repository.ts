@@ -1,4 +1,5 @@
 import type { Prisma, ShadowResult as ShadowRow, Step as StepRow, Trace as TraceRow } from '../generated/prisma/client';
+import { Coalescer } from '../coalescer';
 import type { LedgerTables } from '../ledger-tables';
 import type { LedgerSql, PreparedStatement } from '../sql';
 import type { SecurityView, TraceSnapshot } from './trace-view';
@@ -13,23 +14,34 @@ export type TraceHeader = Pick<TraceRow, 'id' | 'projectId' | 'status' | 'metada
  * express. The lock orders a trace's writers: completion, step writes and the retention purge
  * (which skips locked rows) never interleave on one trace.
  */
+type HeaderRow = { id: string; project_id: string; status: string; metadata: TraceRow['metadata']; revenue: number | null; created_at: Date; completed_at: Date | null };
+type HeaderKey = { projectId: number; traceId: string };
+
+const headerKey = (projectId: number | string, traceId: string) => `${projectId}/${traceId.toLowerCase()}`;
+
 export class TraceRepository {
-  private readonly headerStatement: PreparedStatement;
+  /** Concurrent header lookups (edge asks before every execution) share one statement. */
+  private readonly headers: Coalescer<HeaderKey, HeaderRow | null>;
 
   constructor(
     private readonly tables: LedgerTables,
-    private readonly sql: LedgerSql,
+    sql: LedgerSql,
   ) {
-    this.headerStatement = {
-      name: 'ledger_trace_header',
-      text: `SELECT id, status, metadata, revenue, created_at, completed_at FROM ${tables.traces} WHERE id = $1::uuid AND project_id = $2::bigint`,
+    const statement: PreparedStatement = {
+      name: 'ledger_trace_headers',
+      text: `SELECT t.id, t.project_id::text AS project_id, t.status, t.metadata, t.revenue, t.created_at, t.completed_at
+        FROM ${tables.traces} t JOIN (SELECT DISTINCT * FROM unnest($1::uuid[], $2::bigint[]) AS k(id, project_id)) k ON t.id = k.id AND t.project_id = k.project_id`,
     };
+    this.headers = new Coalescer(async (keys) => {
+      const rows = await sql.rows<HeaderRow>(statement, [keys.map((key) => key.traceId), keys.map((key) => String(key.projectId))]);
+      const found = new Map(rows.map((row) => [headerKey(row.project_id, row.id), row]));
+      return keys.map((key) => found.get(headerKey(key.projectId, key.traceId)) ?? null);
+    }, { maxBatch: 64, maxInFlight: 2 });
   }
 
   /** The project's trace header (edge checks it before every execution); null when it is not there. */
   async findHeader(projectId: number, traceId: string): Promise<TraceHeader | null> {
-    const rows = await this.sql.rows<{ id: string; status: string; metadata: TraceRow['metadata']; revenue: number | null; created_at: Date; completed_at: Date | null }>(this.headerStatement, [traceId, projectId]);
-    const row = rows[0];
+    const row = await this.headers.submit({ projectId, traceId });
     if (!row) return null;
     return { id: row.id, projectId: BigInt(projectId), status: row.status, metadata: row.metadata, revenue: row.revenue, createdAt: row.created_at, completedAt: row.completed_at };
   }
