@@ -63,4 +63,19 @@ describe('initTelemetry', () => {
     await expect(inSpan(trace.getTracer('errors'), 'failing', SpanKind.INTERNAL, context.active(), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(exporter.getFinishedSpans()[0].status.code).toBe(2);
   });
+
+  it('without an exporter records nothing but still gives every span ids that travel to the callee', async () => {
+    initTelemetry({ service: 'unexported' });
+    const tracer = trace.getTracer('unexported');
+    const { carrier, callerIds, recording } = await inSpan(tracer, 'caller', SpanKind.CLIENT, context.active(), async (span) => ({
+      carrier: injectTraceContext(),
+      callerIds: span.spanContext(),
+      recording: span.isRecording(),
+    }));
+    expect(recording).toBe(false);
+    expect(callerIds.traceId).toMatch(/^(?!0+$)[0-9a-f]{32}$/);
+    expect(carrier.traceparent).toBe(`00-${callerIds.traceId}-${callerIds.spanId}-00`);
+    const calleeTraceId = await inSpan(tracer, 'callee', SpanKind.SERVER, extractTraceContext(carrier), async (span) => span.spanContext().traceId);
+    expect(calleeTraceId).toBe(callerIds.traceId);
+  });
 });

@@ -1,7 +1,7 @@
 import { context, propagation, trace, type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, SimpleSpanProcessor, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider, SimpleSpanProcessor, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 
 export { SpanKind, SpanStatusCode, context, trace, propagation };
@@ -9,7 +9,7 @@ export type { Span, Tracer, Context };
 
 export interface TelemetryOptions {
   service: string;
-  /** Where spans go. None by default (spans still carry ids for logs and propagation). */
+  /** Where spans go. None by default: spans are then not recorded, but still carry ids for logs and propagation. */
   exporter?: SpanExporter;
   /** Use a synchronous processor (tests with an in-memory exporter). */
   simple?: boolean;
@@ -43,7 +43,14 @@ export function initTelemetry(options: TelemetryOptions): Telemetry {
   if (existing) return existing;
   const processors: SpanProcessor[] = [];
   if (options.exporter) processors.push(options.simple ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(options.exporter));
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service }), spanProcessors: processors });
+  // Without an exporter nothing would ever read a recorded span: spans are not recorded then
+  // (no span objects, clocks or attribute copies per call), but each still gets its ids, which
+  // logs carry and calls propagate (traceparent, flags 00: not sampled here).
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.service }),
+    spanProcessors: processors,
+    ...(options.exporter ? {} : { sampler: new AlwaysOffSampler() }),
+  });
   const contextManager = new AsyncLocalStorageContextManager();
   if (!context.setGlobalContextManager(contextManager.enable())) contextManager.disable();
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
