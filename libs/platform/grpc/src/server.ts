@@ -46,7 +46,7 @@ function metadataToCarrier(metadata: Metadata): Record<string, string> {
  * trace-context extraction and one error mapping.
  */
 export class GrpcServer {
-  private readonly server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  private readonly server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
   private readonly health = new HealthImplementation({ '': 'SERVING' });
   private readonly serviceNames: string[] = [];
   private readonly tracer;
