@@ -1,15 +1,16 @@
-import { composeAppProblems, composeEnv, composeStackProblems, type ComposeContext, type ComposeFile } from './deploy-checks';
+import { composeAppProblems, composeCommand, composeDefaults, composeEnv, composeStackProblems, nodeCommand, type ChartValues, type ComposeContext, type ComposeFile } from './deploy-checks';
 import { allApps, dataApps, envEnum, envSchema, parseYaml, readText, serviceApps, type EnvSchema } from './inventory';
 
 // docker-compose.yml cannot run here (no Docker engine): these checks keep it honest against
 // the apps it starts.
 const compose = parseYaml(readText('docker-compose.yml'), 'docker-compose.yml') as ComposeFile;
+const chartValues = parseYaml(readText('deploy/helm/gateway/values.yaml'), 'values.yaml') as ChartValues;
 const databases = [...readText('deploy/compose/init-databases.sql').matchAll(/CREATE DATABASE "?([a-z_][a-z0-9_]*)"?/gi)].map((match) => match[1]);
 
 async function context(file: ComposeFile = compose): Promise<ComposeContext> {
   const schemas = new Map<string, EnvSchema>();
   for (const app of [...serviceApps(), 'migrator']) schemas.set(app, await envSchema(app));
-  return { compose: file, schemas, dataApps: dataApps(), databases };
+  return { compose: file, schemas, dataApps: dataApps(), databases, maxOldSpaceMb: chartValues.global.maxOldSpaceMb };
 }
 
 const clone = (): ComposeFile => parseYaml(readText('docker-compose.yml'), 'docker-compose.yml') as ComposeFile;
@@ -23,6 +24,13 @@ describe('docker-compose.yml', () => {
 
   it('has health checks, waits on health or completion only, and runs bundles that exist', () => {
     expect(composeStackProblems(compose, allApps())).toEqual([]);
+  });
+
+  it("runs every app with V8's old-space cap at the chart's global default, one setting for all (MAX_OLD_SPACE_MB)", () => {
+    expect(chartValues.global.maxOldSpaceMb).toBe(128);
+    for (const app of serviceApps()) expect({ app, command: composeCommand(compose.services[app]) }).toEqual({ app, command: nodeCommand(app, chartValues.global.maxOldSpaceMb) });
+    const flags = new Set(serviceApps().map((app) => [compose.services[app].command ?? []].flat()[1]));
+    expect([...flags]).toEqual(['--max-old-space-size=${MAX_OLD_SPACE_MB:-128}']);
   });
 
   it('migrates every database with the migrator, whose settings it knows', async () => {
@@ -45,6 +53,23 @@ describe('docker-compose.yml', () => {
 });
 
 describe('the compose checks catch a broken file', () => {
+  it('reads defaults as compose does', () => {
+    expect(composeDefaults('--max-old-space-size=${MAX_OLD_SPACE_MB:-128}')).toBe('--max-old-space-size=128');
+    expect(composeDefaults('${A-1}/${B}/$C/$$D/${E:?set it}')).toBe('1///$D/');
+  });
+
+  it('an app without the heap cap, or with another default than the chart', async () => {
+    const broken = clone();
+    broken.services.ledger.command = ['node', 'dist/apps/ledger/main.js'];
+    broken.services.router.command = ['node', '--max-old-space-size=${MAX_OLD_SPACE_MB:-512}', 'dist/apps/router/main.js'];
+    const ctx = await context(broken);
+    expect(composeAppProblems('ledger', ctx)).toEqual(['compose ledger: command must be ["node","--max-old-space-size=128","dist/apps/ledger/main.js"], is ["node","dist/apps/ledger/main.js"]']);
+    expect(composeAppProblems('router', ctx)).toEqual(['compose router: command must be ["node","--max-old-space-size=128","dist/apps/router/main.js"], is ["node","--max-old-space-size=512","dist/apps/router/main.js"]']);
+    expect(composeAppProblems('edge', { ...ctx, maxOldSpaceMb: 256 })).toEqual([
+      'compose edge: command must be ["node","--max-old-space-size=256","dist/apps/edge/main.js"], is ["node","--max-old-space-size=128","dist/apps/edge/main.js"]',
+    ]);
+  });
+
   it('an app without a service', async () => {
     const broken = clone();
     delete broken.services.guardrail;

@@ -10,6 +10,11 @@ export interface SecretRef {
   optional?: boolean;
 }
 
+export interface ResourceValues {
+  requests?: Record<string, string | number>;
+  limits?: Record<string, string | number>;
+}
+
 export interface AppValues {
   enabled: boolean;
   kind: 'grpc' | 'http';
@@ -22,13 +27,67 @@ export interface AppValues {
   secretEnv?: Record<string, SecretRef>;
   /** false: the app gets no GATEWAY_INTERNAL_TOKEN (it holds no credential). */
   internalToken?: boolean;
+  /** V8's old-space cap in MB; global.maxOldSpaceMb when absent. */
+  maxOldSpaceMb?: number;
+  resources?: ResourceValues;
 }
 
 export interface ChartValues {
-  global: { secretName: string; internalTokenKey: string; env?: Record<string, string>; nats: { urlSecretKey?: string }; redis: { urlSecretKey?: string } } & Record<string, unknown>;
+  global: { secretName: string; internalTokenKey: string; maxOldSpaceMb: number; env?: Record<string, string>; nats: { urlSecretKey?: string }; redis: { urlSecretKey?: string } } & Record<string, unknown>;
   migrations: Record<string, unknown>;
   apps: Record<string, AppValues>;
-  mockProvider: { enabled: boolean; port: number; env?: Record<string, string>; secretEnv?: Record<string, SecretRef> };
+  mockProvider: { enabled: boolean; port: number; maxOldSpaceMb?: number; resources?: ResourceValues; env?: Record<string, string>; secretEnv?: Record<string, SecretRef> };
+}
+
+// ---- the node command ----
+
+/** The command every service runs, as deployed: node with V8's old-space cap, then its bundle. */
+export function nodeCommand(app: string, maxOldSpaceMb: number): string[] {
+  return ['node', `--max-old-space-size=${maxOldSpaceMb}`, `dist/apps/${app}/main.js`];
+}
+
+/** The cap the chart gives an app (mirrors the `$maxOldSpaceMb` of "gateway.deployment"): its own, else global's. */
+export function chartMaxOldSpaceMb(app: string, values: ChartValues): number {
+  if (app === 'mock-provider') return values.mockProvider.maxOldSpaceMb ?? values.global.maxOldSpaceMb;
+  return values.apps[app]?.maxOldSpaceMb ?? values.global.maxOldSpaceMb;
+}
+
+/** The cap in a command (`--max-old-space-size=<N>`), or undefined when it has none. */
+export function commandMaxOldSpaceMb(command: unknown): number | undefined {
+  const flags = [command ?? []].flat().map(String).map((arg) => /^--max-old-space-size=(\d+)$/.exec(arg)?.[1]);
+  const found = flags.filter((value): value is string => value !== undefined);
+  return found.length === 1 ? Number(found[0]) : undefined;
+}
+
+/** Memory the heap cap leaves under the container's limit for code, new space, buffers and native memory. */
+export const HEAP_HEADROOM_MIB = 64;
+
+const QUANTITY_FACTORS: Record<string, number> = { '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+
+/** A Kubernetes memory quantity in MiB: `512Mi` → 512, `1Gi` → 1024, `1G` → 953.67…, 268435456 → 256. */
+export function memoryMiB(quantity: string | number): number {
+  const match = /^([0-9]+(?:\.[0-9]+)?|\.[0-9]+)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.exec(String(quantity));
+  if (!match) throw new Error(`not a quantity: ${quantity}`);
+  return (Number(match[1]) * QUANTITY_FACTORS[match[2] ?? '']) / 2 ** 20;
+}
+
+/** Every capped process keeps HEAP_HEADROOM_MIB under its memory limit (raise the cap with the limit). */
+export function heapCapProblems(values: ChartValues): string[] {
+  const problems: string[] = [];
+  const fallback = values.global.resources as ResourceValues | undefined;
+  const check = (label: string, cap: number, resources: ResourceValues | undefined) => {
+    const limit = resources?.limits?.memory;
+    if (limit !== undefined && cap + HEAP_HEADROOM_MIB > memoryMiB(limit)) problems.push(`${label}: maxOldSpaceMb ${cap} leaves less than ${HEAP_HEADROOM_MIB} MiB under its memory limit ${limit}`);
+  };
+  for (const [app, own] of Object.entries(values.apps)) check(`apps.${app}`, chartMaxOldSpaceMb(app, values), own.resources ?? fallback);
+  check('mockProvider', chartMaxOldSpaceMb('mock-provider', values), values.mockProvider.resources ?? fallback);
+  return problems;
+}
+
+/** Problems with a service's command: anything but exactly `node --max-old-space-size=<N> dist/apps/<app>/main.js`. */
+export function nodeCommandProblems(label: string, command: unknown, app: string, maxOldSpaceMb: number): string[] {
+  const expected = nodeCommand(app, maxOldSpaceMb);
+  return JSON.stringify(command) === JSON.stringify(expected) ? [] : [`${label}: command must be ${JSON.stringify(expected)}, is ${JSON.stringify(command)}`];
 }
 
 /** Kinds every service app has in templates/<app>/, and the named template each file includes. */
@@ -155,6 +214,24 @@ export function composeEnv(service: ComposeService): Record<string, string> {
   return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, value === null ? '' : String(value)]));
 }
 
+/**
+ * A value as compose sees it with nothing set in the caller's environment or .env:
+ * `${NAME:-default}` and `${NAME-default}` give the default, `$$` a dollar, anything else unset "".
+ */
+export function composeDefaults(value: string): string {
+  return value.replace(/\$\$|\$\{[A-Za-z_][A-Za-z0-9_]*(?:(:?[-?+])([^}]*))?\}|\$[A-Za-z_][A-Za-z0-9_]*/g, (match, operator?: string, argument?: string) => {
+    if (match === '$$') return '$';
+    return operator === '-' || operator === ':-' ? (argument ?? '') : '';
+  });
+}
+
+/** The service's command with compose's defaults applied. */
+export function composeCommand(service: ComposeService): string[] | string | undefined {
+  const command = service.command;
+  if (command === undefined) return undefined;
+  return Array.isArray(command) ? command.map((arg) => composeDefaults(String(arg))) : composeDefaults(command);
+}
+
 export function dependsOn(service: ComposeService): Record<string, string> {
   const raw = service.depends_on ?? {};
   if (Array.isArray(raw)) return Object.fromEntries(raw.map((name) => [name, 'service_started']));
@@ -169,6 +246,8 @@ export interface ComposeContext {
   dataApps: string[];
   /** Databases deploy/compose/init-databases.sql creates. */
   databases: string[];
+  /** The chart's global.maxOldSpaceMb: compose runs every app with the same cap by default. */
+  maxOldSpaceMb: number;
 }
 
 /** A compose service for the app: its bundle, settings its env.ts knows, a health check, ordering. */
@@ -184,7 +263,7 @@ export function composeAppProblems(app: string, context: ComposeContext): string
   const setting = (name: string, schemaOf: EnvSchema = schema, envOf: Record<string, string> = env) => envOf[name] ?? String(schemaOf.get(name)?.defaultValue ?? '');
 
   if (!service.build && !service.image) problems.push(`${app}: neither build nor image`);
-  if (JSON.stringify(service.command) !== JSON.stringify(['node', `dist/apps/${app}/main.js`])) problems.push(`${app}: command must be ["node", "dist/apps/${app}/main.js"], is ${JSON.stringify(service.command)}`);
+  problems.push(...nodeCommandProblems(`compose ${app}`, composeCommand(service), app, context.maxOldSpaceMb));
 
   const secretNames = Object.keys(env).filter((name) => schema.get(name)?.secret);
   problems.push(...envProblems(`compose ${app}`, { plain: Object.keys(env).filter((name) => !secretNames.includes(name)), fromSecret: secretNames }, schema));
@@ -257,7 +336,7 @@ export function composeStackProblems(compose: ComposeFile, apps: string[]): stri
       else if (condition === 'service_healthy' && !compose.services[dependency].healthcheck?.test) problems.push(`${name}: waits for ${dependency} to be healthy, but it has no health check`);
       else if (!['service_healthy', 'service_completed_successfully'].includes(condition)) problems.push(`${name}: depends on ${dependency} with ${condition}; wait for health or completion`);
     }
-    const bundle = /^dist\/apps\/([^/]+)\/main\.js$/.exec([service.command ?? []].flat()[1] ?? '')?.[1];
+    const bundle = [service.command ?? []].flat().map((arg) => /^dist\/apps\/([^/]+)\/main\.js$/.exec(arg)?.[1]).find(Boolean);
     if (bundle && !apps.includes(bundle)) problems.push(`${name}: runs dist/apps/${bundle}/main.js, but there is no app ${bundle}`);
   }
   const nats = [compose.services.nats?.command ?? []].flat().join(' ');

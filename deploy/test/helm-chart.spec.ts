@@ -1,7 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chartCoverageProblems, chartEnv, chartEnvNames, envProblems, MIGRATIONS_TEMPLATE, SERVICE_TEMPLATES, type ChartValues, type Inventory } from './deploy-checks';
-import { at, defines, includes, skeleton, syntaxProblems, templateFiles, valuesPaths, variableFields } from './helm-templates';
+import {
+  chartCoverageProblems,
+  chartEnv,
+  chartEnvNames,
+  chartMaxOldSpaceMb,
+  envProblems,
+  heapCapProblems,
+  MIGRATIONS_TEMPLATE,
+  nodeCommand,
+  nodeCommandProblems,
+  SERVICE_TEMPLATES,
+  type ChartValues,
+  type Inventory,
+} from './deploy-checks';
+import { at, defines, includes, renderLines, skeleton, syntaxProblems, templateFiles, valuesPaths, variableFields } from './helm-templates';
 import { CHART_DIR, dataApps, envEnum, envSchema, parseYaml, serviceApps, TEST_DOUBLES } from './inventory';
 import { compileSchema, type Validator } from './json-schema';
 
@@ -59,7 +72,23 @@ describe('values.schema.json', () => {
     ['a NATS URL both inline and from the Secret', (v) => ((v.global.nats as any) = { url: 'nats://nats:4222', urlSecretKey: 'NATS_URL' }), '/global/nats'],
     ['an image pull policy Kubernetes does not know', (v) => ((v.global as any).image.pullPolicy = 'Sometimes'), '/global/image/pullPolicy'],
     ['an unknown top-level key', (v) => (v.ingress = { enabled: true }), ''],
+    ['no global heap cap', (v) => delete (v.global as any).maxOldSpaceMb, '/global'],
+    ['a heap cap given as a string', (v) => ((v.global.maxOldSpaceMb as unknown) = '128'), '/global/maxOldSpaceMb'],
+    ['a heap cap with its unit', (v) => ((v.apps.edge.maxOldSpaceMb as unknown) = '256Mi'), '/apps/edge/maxOldSpaceMb'],
+    ['a heap cap of 0', (v) => (v.apps.edge.maxOldSpaceMb = 0), '/apps/edge/maxOldSpaceMb'],
+    ['a negative heap cap', (v) => (v.global.maxOldSpaceMb = -128), '/global/maxOldSpaceMb'],
+    ['a heap cap below 32 MB', (v) => (v.apps.router.maxOldSpaceMb = 16), '/apps/router/maxOldSpaceMb'],
+    ['a fractional heap cap', (v) => (v.global.maxOldSpaceMb = 127.5), '/global/maxOldSpaceMb'],
+    ["a mock provider's heap cap as a string", (v) => ((v.mockProvider.maxOldSpaceMb as unknown) = 'lots'), '/mockProvider/maxOldSpaceMb'],
   ];
+
+  it('accepts a heap cap per app and for the mock provider', () => {
+    const tuned = loadValues();
+    tuned.global.maxOldSpaceMb = 256;
+    tuned.apps.guardrail.maxOldSpaceMb = 384;
+    tuned.mockProvider.maxOldSpaceMb = 64;
+    expect(validate(tuned)).toEqual([]);
+  });
 
   it.each(bad)('rejects %s', (_label, mutate, path) => {
     const broken = loadValues() as ChartValues & Record<string, any>;
@@ -134,7 +163,7 @@ describe('named templates', () => {
     const pod = at(deployment, 'spec', 'template', 'spec') as Record<string, unknown>;
     expect(pod).toHaveProperty('terminationGracePeriodSeconds');
     const container = at(pod, 'containers', 0) as Record<string, unknown>;
-    expect(container.command).toEqual(['node', 'dist/apps/X/main.js']);
+    expect(container.command).toEqual(['node', '--max-old-space-size=X', 'dist/apps/X/main.js']);
     // First branch: gRPC apps probe grpc.health.v1 on the service port.
     expect(at(container, 'startupProbe', 'grpc')).toHaveProperty('port');
     expect(at(container, 'livenessProbe', 'grpc')).toHaveProperty('port');
@@ -220,7 +249,99 @@ describe('every app', () => {
   });
 });
 
+// Rendered from the templates' text (helm-templates.ts renderLines), not mirrored: a template that
+// drops the flag, the per-app override or the integer cast fails here.
+const release = (given: ChartValues) => ({ Values: given, Chart: { Name: 'gateway', Version: '0.1.0', AppVersion: '0.1.0' }, Release: { Name: 'gateway', Service: 'Helm' } });
+const commandOf = (lines: string[]): unknown => {
+  if (lines.length !== 1) throw new Error(`expected one command line, found ${lines.length}`);
+  return (parseYaml(lines[0].trim(), 'command') as { command: unknown }).command;
+};
+const deploymentCommand = (app: string, given: ChartValues, body = named.get('gateway.deployment') ?? '') => commandOf(renderLines(body, { root: release(given), name: app }, /^\s*command:/));
+const mockFile = () => templates.find((file) => file.path === 'mock-provider/deployment.yaml')?.text ?? '';
+const mockCommand = (given: ChartValues, text = mockFile()) => commandOf(renderLines(text, release(given), /^\s*command:/));
+const commandProblems = (given: ChartValues, body?: string) => platformApps().flatMap((app) => nodeCommandProblems(`chart ${app}`, deploymentCommand(app, given, body), app, chartMaxOldSpaceMb(app, given)));
+
+describe("V8's old-space cap (maxOldSpaceMb)", () => {
+  it('is 128 MB by default, and no app or the mock provider sets its own', () => {
+    expect(values.global.maxOldSpaceMb).toBe(128);
+    expect(Object.entries(values.apps).filter(([, app]) => app.maxOldSpaceMb !== undefined)).toEqual([]);
+    expect(values.mockProvider.maxOldSpaceMb).toBeUndefined();
+  });
+
+  it('the default values render `node --max-old-space-size=128 dist/apps/<app>/main.js` for every app', () => {
+    for (const app of platformApps()) expect(deploymentCommand(app, values)).toEqual(['node', '--max-old-space-size=128', `dist/apps/${app}/main.js`]);
+    expect(mockCommand(values)).toEqual(['node', '--max-old-space-size=128', 'dist/apps/mock-provider/main.js']);
+    expect(commandProblems(values)).toEqual([]);
+  });
+
+  it("an app's own value overrides global's, for that app only", () => {
+    const tuned = loadValues();
+    tuned.apps.guardrail.maxOldSpaceMb = 384;
+    expect(deploymentCommand('guardrail', tuned)).toEqual(nodeCommand('guardrail', 384));
+    expect(deploymentCommand('edge', tuned)).toEqual(nodeCommand('edge', 128));
+    tuned.global.maxOldSpaceMb = 256;
+    expect(deploymentCommand('guardrail', tuned)).toEqual(nodeCommand('guardrail', 384));
+    expect(deploymentCommand('router', tuned)).toEqual(nodeCommand('router', 256));
+    expect(commandProblems(tuned)).toEqual([]);
+    tuned.mockProvider.maxOldSpaceMb = 64;
+    expect(mockCommand(tuned)).toEqual(nodeCommand('mock-provider', 64));
+  });
+
+  it('renders large values as integers (Helm reads numbers in values as float64: 1e+06 otherwise)', () => {
+    const large = loadValues();
+    large.apps.edge.maxOldSpaceMb = 1_000_000;
+    expect(deploymentCommand('edge', large)).toEqual(nodeCommand('edge', 1_000_000));
+    const body = (named.get('gateway.deployment') ?? '').replace('{{ $maxOldSpaceMb | int }}', '{{ $maxOldSpaceMb }}');
+    expect(deploymentCommand('edge', large, body)).toEqual(['node', '--max-old-space-size=1e+06', 'dist/apps/edge/main.js']);
+  });
+
+  it('leaves the migrations Job alone: the migrator is a short one-shot', () => {
+    const job = named.get('gateway.migrationsJob') ?? '';
+    expect(renderLines(job, { root: release(values), name: 'ledger' }, /^\s*command:/)).toEqual(['          command: ["node", "dist/apps/migrator/main.js"]']);
+  });
+
+  it("stays below every app's memory limit, with room for the rest of the process", () => {
+    expect(heapCapProblems(values)).toEqual([]);
+  });
+});
+
 describe('the checks catch a broken setup', () => {
+  it('a heap cap that ignores the per-app value, or no cap at all', () => {
+    const tuned = loadValues();
+    tuned.apps.guardrail.maxOldSpaceMb = 384;
+    const body = named.get('gateway.deployment') ?? '';
+    const globalOnly = body.replace('ternary $app.maxOldSpaceMb $g.maxOldSpaceMb (hasKey $app "maxOldSpaceMb")', '$g.maxOldSpaceMb');
+    expect(globalOnly).not.toBe(body);
+    expect(commandProblems(tuned, globalOnly)).toEqual([
+      'chart guardrail: command must be ["node","--max-old-space-size=384","dist/apps/guardrail/main.js"], is ["node","--max-old-space-size=128","dist/apps/guardrail/main.js"]',
+    ]);
+    const uncapped = body.replace('"--max-old-space-size={{ $maxOldSpaceMb | int }}", ', '');
+    expect(uncapped).not.toBe(body);
+    const problems = commandProblems(values, uncapped);
+    expect(problems).toHaveLength(platformApps().length);
+    expect(problems).toContain('chart edge: command must be ["node","--max-old-space-size=128","dist/apps/edge/main.js"], is ["node","dist/apps/edge/main.js"]');
+    expect(mockCommand(values, mockFile().replace('"--max-old-space-size={{ $maxOldSpaceMb | int }}", ', ''))).toEqual(['node', 'dist/apps/mock-provider/main.js']);
+  });
+
+  it('a heap cap without room under the memory limit', () => {
+    const tight = loadValues();
+    tight.apps.edge.maxOldSpaceMb = 704; // 704 + 64 = its 768Mi limit: fits
+    tight.apps.dashboard.maxOldSpaceMb = 256;
+    tight.mockProvider.maxOldSpaceMb = 200;
+    expect(heapCapProblems(tight)).toEqual([
+      'apps.dashboard: maxOldSpaceMb 256 leaves less than 64 MiB under its memory limit 256Mi',
+      'mockProvider: maxOldSpaceMb 200 leaves less than 64 MiB under its memory limit 256Mi',
+    ]);
+    tight.apps.edge.maxOldSpaceMb = 705;
+    tight.apps.router.resources = { requests: { cpu: '100m' }, limits: { memory: '0.125Gi' } };
+    expect(heapCapProblems(tight)).toEqual([
+      'apps.edge: maxOldSpaceMb 705 leaves less than 64 MiB under its memory limit 768Mi',
+      'apps.dashboard: maxOldSpaceMb 256 leaves less than 64 MiB under its memory limit 256Mi',
+      'apps.router: maxOldSpaceMb 128 leaves less than 64 MiB under its memory limit 0.125Gi',
+      'mockProvider: maxOldSpaceMb 200 leaves less than 64 MiB under its memory limit 256Mi',
+    ]);
+  });
+
   it('an app added without values or templates', () => {
     const problems = chartCoverageProblems({ ...inventory, services: [...inventory.services, 'billing'] }, values, templates);
     expect(problems).toEqual(['values.yaml has no apps.billing']);

@@ -27,7 +27,9 @@ describe('deploy/README.md', () => {
       ...Object.values(values.apps).flatMap((app) => [app.database?.secretKey ?? '', ...Object.values(app.secretEnv ?? {}).map((ref) => ref.key)]),
     ]);
     const composeVariables = new Set(
-      Object.values(compose.services).flatMap((service) => Object.values(composeEnv(service)).flatMap((value) => [...value.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((match) => match[1]))),
+      Object.values(compose.services).flatMap((service) =>
+        [...Object.values(composeEnv(service)), ...[service.command ?? []].flat()].flatMap((value) => [...value.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((match) => match[1])),
+      ),
     );
     expect(upperNames.length).toBeGreaterThan(5);
     expect(upperNames.filter((name) => !settings.has(name) && !secretKeys.has(name) && !composeVariables.has(name))).toEqual([]);

@@ -23,6 +23,14 @@ const PREFIX: Record<AppName, string> = {
   'replay-worker': 'REPLAY_WORKER',
 };
 
+/**
+ * V8's old-space cap (MB) every app runs with as deployed: the Helm chart's `global.maxOldSpaceMb`
+ * and docker-compose.yml's default (deploy/test checks all three agree). Uncapped, V8 sizes the
+ * heap from the machine's memory and lets garbage pile up (edge: ~215 MB RSS on a 24 GB host,
+ * ~141 MB with the cap at the same throughput).
+ */
+export const DEPLOYED_MAX_OLD_SPACE_MB = 128;
+
 const DATABASES: Partial<Record<AppName, string>> = { 'control-plane': 'control', ledger: 'ledger', analytics: 'analytics', insights: 'insights' };
 
 export interface StackSettings {
@@ -38,11 +46,17 @@ export interface StackSettings {
   /** Fixed ports (a local dev stack); random free ports otherwise. */
   fixedPorts?: boolean;
   extraEnv?: Partial<Record<AppName, Record<string, string>>>;
-  /** Extra node flags per app, e.g. `--cpu-prof` for the benchmark's profiles. */
+  /** Extra node flags per app, e.g. `--cpu-prof` for the benchmark's profiles (after the stack's own, so they win). */
   nodeArgs?: Partial<Record<AppName, string[]>>;
   /**
+   * V8's old-space cap in MB for every app (`--max-old-space-size`), default
+   * DEPLOYED_MAX_OLD_SPACE_MB as the chart and compose file run them; null: no cap (V8's own sizing).
+   */
+  maxOldSpaceMb?: number | null;
+  /**
    * Source-mapped stack traces (default true: readable test failures). The benchmark turns them
-   * off to run every process exactly as the Helm chart and compose file do (`node main.js`).
+   * off to run every process exactly as the Helm chart and compose file do
+   * (`node --max-old-space-size=<N> main.js`).
    */
   sourceMaps?: boolean;
   logLevel?: string;
@@ -108,8 +122,9 @@ async function waitReady(opsPort: number, child: ChildProcess, name: string, tim
 
 /**
  * The production shape on one machine: every app its own process from the built output
- * (`node dist/apps/<app>/main.js`), configured only by environment, against the real
- * PostgreSQL, Redis and NATS. Used by integration tests, the benchmark and `npm run stack:up`.
+ * (`node --max-old-space-size=<N> dist/apps/<app>/main.js`, as the chart runs them), configured
+ * only by environment, against the real PostgreSQL, Redis and NATS. Used by integration tests,
+ * the benchmark and `npm run stack:up`.
  */
 export class ProductionStack {
   readonly apps = new Map<AppName, RunningApp>();
@@ -117,7 +132,10 @@ export class ProductionStack {
   readonly internalToken = randomBytes(24).toString('hex');
   private readonly encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
 
-  constructor(private readonly settings: StackSettings) {}
+  constructor(private readonly settings: StackSettings) {
+    const cap = settings.maxOldSpaceMb;
+    if (cap !== undefined && cap !== null && !(Number.isInteger(cap) && cap >= 32)) throw new Error(`maxOldSpaceMb must be an integer ≥ 32 (MB), is ${cap}`);
+  }
 
   get edgeUrl(): string {
     return `http://127.0.0.1:${this.apps.get('edge')!.port}`;
@@ -167,7 +185,7 @@ export class ProductionStack {
     if (!running) throw new Error(`${name} is not part of this stack`);
     const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t bundle)`);
-    const child = spawn(process.execPath, [...this.sourceMapArgs(), ...(this.settings.nodeArgs?.[name] ?? []), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...this.nodeArgs(name), entry], { env: { PATH: process.env.PATH ?? '', ...running.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
     running.process = child;
     await waitReady(running.opsPort, child, name);
     if (!this.settings.fixedPorts) await spreadIds(name, running.env.DATABASE_URL);
@@ -185,7 +203,7 @@ export class ProductionStack {
     const prefix = PREFIX[name];
     const env = { ...original.env, [`${prefix}_PORT`]: String(port), [`${prefix}_OPS_PORT`]: String(opsPort), ...extraEnv };
     const entry = join(this.settings.root, 'dist/apps', name, 'main.js');
-    const child = spawn(process.execPath, [...this.sourceMapArgs(), entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [...this.nodeArgs(name, false), entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
     const replica: RunningApp = { name, port, opsPort, env, process: child };
     this.replicas.push(replica);
     await waitReady(opsPort, child, `${name} replica`);
@@ -222,8 +240,17 @@ export class ProductionStack {
     return this.signal(name, 'SIGTERM');
   }
 
-  private sourceMapArgs(): string[] {
-    return this.settings.sourceMaps === false ? [] : ['--enable-source-maps'];
+  /**
+   * The node flags an app's process gets before its bundle: source maps (unless off), the
+   * deployed old-space cap, then the app's own `nodeArgs` (a replica: without them).
+   */
+  nodeArgs(name: AppName, withOwn = true): string[] {
+    const cap = this.settings.maxOldSpaceMb === undefined ? DEPLOYED_MAX_OLD_SPACE_MB : this.settings.maxOldSpaceMb;
+    return [
+      ...(this.settings.sourceMaps === false ? [] : ['--enable-source-maps']),
+      ...(cap === null ? [] : [`--max-old-space-size=${cap}`]),
+      ...(withOwn ? (this.settings.nodeArgs?.[name] ?? []) : []),
+    ];
   }
 
   private async signal(name: AppName, signal: NodeJS.Signals): Promise<void> {

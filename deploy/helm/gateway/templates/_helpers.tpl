@@ -152,6 +152,7 @@ securityContext:
 {{- $autoscaling := include "gateway.overlay" (list $g.autoscaling $app.autoscaling) | fromJson -}}
 {{- $probes := include "gateway.overlay" (list $g.probes $app.probes) | fromJson -}}
 {{- $grace := ternary $app.terminationGracePeriodSeconds $g.terminationGracePeriodSeconds (hasKey $app "terminationGracePeriodSeconds") -}}
+{{- $maxOldSpaceMb := ternary $app.maxOldSpaceMb $g.maxOldSpaceMb (hasKey $app "maxOldSpaceMb") -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -188,7 +189,8 @@ spec:
         - name: {{ .name }}
           image: {{ include "gateway.image" . | quote }}
           imagePullPolicy: {{ include "gateway.imagePullPolicy" . }}
-          command: ["node", "dist/apps/{{ .name }}/main.js"]
+          # V8's old-space cap (maxOldSpaceMb): without it V8 lets garbage grow with the node's memory.
+          command: ["node", "--max-old-space-size={{ $maxOldSpaceMb | int }}", "dist/apps/{{ .name }}/main.js"]
           ports:
             - { name: {{ $app.kind }}, containerPort: {{ $app.port }} }
             - { name: ops, containerPort: {{ $app.opsPort }} }
