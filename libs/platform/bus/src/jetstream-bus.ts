@@ -44,7 +44,8 @@ export class JetStreamEventBus implements EventBus {
   }
 
   static async connect(options: JetStreamBusOptions): Promise<JetStreamEventBus> {
-    const nc = await connect({ servers: options.servers, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+    // noAsyncTraces: no stack captured per request (every JetStream publish is one) for the case it times out.
+    const nc = await connect({ servers: options.servers, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
     const jsm = await nc.jetstreamManager();
     const config = { name: options.stream, subjects: options.subjects, duplicate_window: nanos(options.duplicateWindowMs ?? 120_000) };
     try {
