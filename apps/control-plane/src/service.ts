@@ -120,10 +120,7 @@ export async function startControlPlane(env: ControlPlaneEnv, overrides: Service
       { name: 'consumers', run: () => spendSubscription.stop() },
       { name: 'jobs', run: () => prune.stop() },
       // Audit and change events committed by the drained calls are published before the bus closes.
-      { name: 'outbox', run: async () => {
-        await relay.flush();
-        await relay.stop();
-      } },
+      { name: 'outbox', run: () => relay.stop() },
       { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
       { name: 'database', run: () => database.close() },
     ],

@@ -115,10 +115,7 @@ export async function startLedger(env: LedgerEnv, overrides: ServiceOverrides = 
         for (const subscription of subscriptions) await subscription.stop();
       } },
       // Every step committed by a drained call has its event published: nothing waits for a restart.
-      { name: 'outbox', run: async () => {
-        await relay?.flush();
-        await relay?.stop();
-      } },
+      { name: 'outbox', run: () => relay?.stop() },
       { name: 'clients', run: () => controlPlane?.close() },
       { name: 'bus', run: () => (overrides.bus ? undefined : bus.close()) },
       { name: 'database', run: () => database.close() },

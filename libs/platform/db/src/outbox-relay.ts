@@ -24,8 +24,9 @@ export interface EventPublisher {
 export interface OutboxRelay {
   /** Ask for a drain soon (after a commit), instead of waiting for the next poll. */
   nudge(): void;
-  /** Drains everything pending now; used by graceful shutdown and tests. */
+  /** Drains everything pending now. */
   flush(): Promise<void>;
+  /** Stops polling and nudges, then drains what is pending (graceful shutdown: nothing waits for a restart). */
   stop(): Promise<void>;
 }
 
@@ -117,6 +118,7 @@ export function startOutboxRelay(options: {
       clearInterval(timer);
       clearTimeout(nudgeTimer);
       await running;
+      await drainAll().catch((error: unknown) => options.logger.warn({ err: error }, 'outbox drain failed'));
     },
   };
 }

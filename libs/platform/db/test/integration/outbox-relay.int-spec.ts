@@ -97,6 +97,15 @@ describe('outbox relay on the pool store', () => {
     }
   });
 
+  it('publishes what is pending when it stops (graceful shutdown), without a poll or a nudge', async () => {
+    const ids = await add(3);
+    const bus = recordingBus();
+    const relay = startOutboxRelay({ store: poolOutboxStore(pool, schema), bus, logger: createLogger({ service: 'outbox-test', level: 'silent' }), pollMs: 60_000 });
+    await relay.stop();
+    expect(bus.seen).toEqual(ids);
+    expect(await unpublished()).toBe(0);
+  });
+
   it('survives a connection lost while a drain holds it: only that drain fails', async () => {
     const ids = await add(2);
     const bus = recordingBus();
