@@ -18,6 +18,12 @@ export const edgeEnvSchema = z.object({
   /** Upper bound on caching a verified API key (ms); key.changed events drop entries sooner. */
   KEY_CACHE_MAX_MS: env.int(30_000),
   GRPC_DEADLINE_MS: env.int(15_000, 100),
+  /**
+   * Ledger calls of executions (trace check, step write) out at once before further ones wait and
+   * share one batch call. Fewer: bigger batches, less CPU per execution under load, a little
+   * queueing; a lone request never waits.
+   */
+  LEDGER_BATCH_IN_FLIGHT: env.int(2, 1),
   JSON_BODY_LIMIT: z.string().default('1mb'),
   GATEWAY_VERSION: z.string().default('0.1.0'),
   /**

@@ -49,6 +49,14 @@ describe('ledger gRPC adapter', () => {
     await expect(handlers.recordStep(stepRequest(8), apiKey)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('authorizes each item of a batch on its own: an API key reaches only its project', async () => {
+    const { handlers, useCases } = build();
+    const { results } = await handlers.recordSteps({ steps: [stepRequest(0), stepRequest(8), stepRequest(7)] }, apiKey);
+    expect(results.map((result) => (result.step ? 'step' : result.error?.code))).toEqual(['step', 'VALIDATION_FAILED', 'step']);
+    expect(results[1].error?.message).toBe('Trace not found or not owned by this customer');
+    expect(useCases.recordStep.execute.mock.calls.map((call) => call[0])).toEqual([7, 7]);
+  });
+
   it('keeps DeleteProjectData to services', async () => {
     const { handlers } = build();
     await expect(handlers.deleteProjectData({ projectId: 7 }, apiKey)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });

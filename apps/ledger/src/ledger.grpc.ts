@@ -1,4 +1,4 @@
-import { projectOfCall, type CallContext, type ServiceHandlers } from '@gateway/grpc';
+import { answerEach, projectOfCall, type CallContext, type ServiceHandlers } from '@gateway/grpc';
 import { DomainError } from '@gateway/errors';
 import type { common, ledger } from '@gateway/proto';
 import { toShadowResult, toStep, toTrace, toTraceDetail } from './ledger.mappers';
@@ -25,8 +25,23 @@ export interface LedgerUseCases {
   deleteProjectData: DeleteProjectDataUseCase;
 }
 
-/** Thin adapter: proto in, one use case, proto out. */
+type UnaryHandlers = Omit<ServiceHandlers<typeof ledger.LedgerServiceService>, 'recordSteps' | 'getTraceHeaders'>;
+
+/**
+ * Thin adapter: proto in, one use case, proto out. The batch methods answer each item through
+ * its unary handler (same authorization, validation and errors; the items meet in the
+ * repositories' group commit).
+ */
 export function ledgerHandlers(useCases: LedgerUseCases): ServiceHandlers<typeof ledger.LedgerServiceService> {
+  const unary = unaryHandlers(useCases);
+  return {
+    ...unary,
+    recordSteps: async (req, ctx) => ({ results: (await answerEach(req.steps, ctx, unary.recordStep)).map(({ value, error }) => ({ step: value, error })) }),
+    getTraceHeaders: async (req, ctx) => ({ results: (await answerEach(req.refs, ctx, unary.getTraceHeader)).map(({ value, error }) => ({ trace: value, error })) }),
+  };
+}
+
+function unaryHandlers(useCases: LedgerUseCases): UnaryHandlers {
   const { traces, completeTrace, recordStep, getStep, recordShadowResult, deleteProjectData } = useCases;
   return {
     createTrace: async (req, ctx) =>

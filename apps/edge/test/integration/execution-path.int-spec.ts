@@ -96,6 +96,39 @@ describe('the governed execution path (production mode)', () => {
       expect(detail.body.summary.total_cost).toBeCloseTo(step.cost, 12);
     });
 
+    it('shares ledger calls between concurrent executions (batch methods), each answered as if alone', async () => {
+      const ledgerCalls = async () => {
+        const text = await (await fetch(`http://127.0.0.1:${stack.apps.get('ledger')!.opsPort}/metrics`)).text();
+        const count = (method: string) => [...text.matchAll(new RegExp(`^gateway_requests_total\\{method="/gateway.ledger.v1.LedgerService/${method}",[^}]*\\} (\\d+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+        return { batches: count('GetTraceHeaders') + count('RecordSteps') };
+      };
+      const before = await ledgerCalls();
+      const open = [await newTrace(project.api), await newTrace(project.api), await newTrace(project.api)];
+      const completed = await newTrace(project.api);
+      expect((await project.api.request('PATCH', `/api/v1/traces/${completed}/complete`, {})).status).toBe(200);
+      const targets = Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? completed : open[i % 3]));
+      const results = await Promise.all(targets.map((traceId, i) => project.api.post('/api/v1/executions', { trace_id: traceId, input: `Question number ${i}?` })));
+      results.forEach((result, i) => {
+        if (targets[i] === completed) {
+          expect(result.status).toBe(422);
+          expect(result.body).toEqual({ error: 'Trace is completed and accepts no new executions' });
+        } else {
+          expect(result.status).toBe(200);
+          expect(result.body.output).toBe(`Mock answer to: Question number ${i}?`);
+        }
+      });
+      const stepIds = results.filter((_, i) => targets[i] !== completed).map((result) => result.body.step_id);
+      expect(new Set(stepIds).size).toBe(20);
+      for (const traceId of open) {
+        const detail = await project.api.get(`/api/v1/traces/${traceId}`);
+        const expected = results.filter((_, i) => targets[i] === traceId).map((result) => result.body.step_id).sort((a, b) => a - b);
+        expect(detail.body.steps.map((step: { id: number }) => step.id).sort((a: number, b: number) => a - b)).toEqual(expected);
+      }
+      expect((await project.api.get(`/api/v1/traces/${completed}`)).body.steps).toEqual([]);
+      // The burst went out in batch calls, not one ledger call per execution.
+      expect((await ledgerCalls()).batches).toBeGreaterThan(before.batches);
+    });
+
     it('routes personal data to the private model of the secure tier', async () => {
       const traceId = await newTrace(project.api);
       const result = await project.api.post('/api/v1/executions', { trace_id: traceId, input: 'Please email jane.doe@example.com the contract for Jane Doe.' });

@@ -1,5 +1,5 @@
 import type { OutboxEntry } from '@gateway/db';
-import { Coalescer } from '../coalescer';
+import { Coalescer } from '@gateway/grpc';
 import type { Step as StepRow } from '../generated/prisma/client';
 import type { LedgerTables } from '../ledger-tables';
 import type { LedgerSql, PreparedStatement } from '../sql';

@@ -1,5 +1,5 @@
+import { Coalescer } from '@gateway/grpc';
 import type { Prisma, ShadowResult as ShadowRow, Step as StepRow, Trace as TraceRow } from '../generated/prisma/client';
-import { Coalescer } from '../coalescer';
 import type { LedgerTables } from '../ledger-tables';
 import type { LedgerSql, PreparedStatement } from '../sql';
 import type { SecurityView, TraceSnapshot } from './trace-view';

@@ -178,6 +178,51 @@ describe('ledger step writes (production mode)', () => {
     });
   });
 
+  it('answers RecordSteps and GetTraceHeaders item by item, as each unary call would, in request order', async () => {
+    const open = await newTrace();
+    const sealed = await newTrace();
+    await record(sealed, { type: 'run', model: 'mini' });
+    await it7.ledger.completeTrace({ actor, projectId, traceId: sealed });
+    const other = await it7.project('steps-batch-other');
+    const foreign = await newTrace(other);
+    const missing = randomUUID();
+
+    const { results } = await it7.ledger.recordSteps({
+      steps: [
+        step(projectId, actor, open, { type: 'run', model: 'mini', input: 'first', idempotencyKey: 'batch-1' }),
+        step(projectId, actor, sealed, { type: 'run', model: 'mini' }),
+        step(projectId, actor, foreign, { type: 'run', model: 'mini' }),
+        step(projectId, actor, open, { type: 'run', model: 'mini', input: 'first again', idempotencyKey: 'batch-1' }),
+        step(projectId, actor, open, { type: 'log', input: 'second', idempotencyKey: 'batch-2' }),
+      ],
+    });
+    expect(results).toHaveLength(5);
+    expect(results[0]).toMatchObject({ step: { traceId: open, type: 'run' }, error: undefined });
+    expect(results[1]).toMatchObject({ step: undefined, error: { code: 'CONFLICT', message: 'Trace already completed' } });
+    expect(results[2]).toMatchObject({ step: undefined, error: { code: 'VALIDATION_FAILED', message: 'Trace not found or not owned by this customer' } });
+    // Items are concurrent calls: of two with one idempotency key one step is written and both
+    // answer it, as for two concurrent unary calls.
+    expect(results[3].step?.id).toBe(results[0].step?.id);
+    expect(results[4]).toMatchObject({ step: { traceId: open, type: 'log' } });
+    const [written] = await it7.sql<{ n: number }>('SELECT count(*)::int AS n FROM steps WHERE trace_id = $1', [open]);
+    expect(written.n).toBe(2);
+
+    const headers = await it7.ledger.getTraceHeaders({
+      refs: [open, sealed, foreign, missing].map((traceId) => ({ actor, projectId, traceId })),
+    });
+    expect(headers.results.map((result) => result.trace?.status ?? result.error?.code)).toEqual(['pending', 'completed', 'NOT_FOUND', 'NOT_FOUND']);
+    for (const [index, traceId] of [open, sealed, foreign, missing].entries()) {
+      const unary = await it7.ledger.getTraceHeader({ actor, projectId, traceId }).then((trace) => trace.status, (error: { code: string }) => error.code);
+      expect(unary).toBe(headers.results[index].trace?.status ?? headers.results[index].error?.code);
+    }
+
+    // More than a batch may carry: refused whole, nothing written.
+    const tooMany = Array.from({ length: 257 }, (_, i) => step(projectId, actor, open, { type: 'log', input: `over ${i}` }));
+    await expect(it7.ledger.recordSteps({ steps: tooMany })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'A batch carries at most 256 items' });
+    const [after] = await it7.sql<{ n: number }>('SELECT count(*)::int AS n FROM steps WHERE trace_id = $1', [open]);
+    expect(after.n).toBe(2);
+  });
+
   it('keeps working after PostgreSQL drops its connections, also one the outbox relay holds between its statements', async () => {
     const traceId = await newTrace();
     await record(traceId, { type: 'run' });

@@ -78,3 +78,30 @@ export function fromGrpcError(error: unknown): DomainError {
     cause: error,
   });
 }
+
+/** One item's error in a batch call's answer (the shape of `gateway.common.v1.CallError`). */
+export interface CallErrorShape {
+  code: string;
+  message: string;
+  errors: string[];
+  retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * Server side, one item of a batch: the same code, message and details `toGrpcError` would put
+ * in a unary call's status. Unexpected errors become INTERNAL with the generic message.
+ */
+export function toCallError(error: unknown): CallErrorShape {
+  if (!isDomainError(error) || (error as DomainError).code === 'INTERNAL') return { code: 'INTERNAL', message: 'Internal server error', errors: [] };
+  const domain = error as DomainError;
+  return { code: domain.code, message: domain.message, errors: domain.errors ?? [], retryAfterSeconds: domain.retryAfterSeconds };
+}
+
+/** Client side, one item of a batch: the DomainError its unary call would have raised (`fromGrpcError`). */
+export function fromCallError(error: CallErrorShape): DomainError {
+  const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(error.code) ? (error.code as ErrorCode) : 'INTERNAL';
+  return new DomainError(code, code === 'INTERNAL' ? 'Internal server error' : error.message, {
+    errors: error.errors.length > 0 ? error.errors : undefined,
+    retryAfterSeconds: error.retryAfterSeconds,
+  });
+}

@@ -7,3 +7,5 @@ export * from './grpc-app';
 export * from './control-plane-caches';
 export * from './project-deletion';
 export * from './project-scope';
+export * from './coalescer';
+export * from './batch';

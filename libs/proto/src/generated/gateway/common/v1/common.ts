@@ -30,6 +30,18 @@ export interface Actor {
 export interface Empty {
 }
 
+/**
+ * The error of one item of a batch call: what the item's unary call would have carried in its
+ * status (the gateway's error code, the message and any field errors).
+ */
+export interface CallError {
+  /** VALIDATION_FAILED | NOT_FOUND | UNAVAILABLE | INTERNAL | ... (the spec's error codes) */
+  code: string;
+  message: string;
+  errors: string[];
+  retryAfterSeconds?: number | undefined;
+}
+
 function createBaseActor(): Actor {
   return { userId: "", organizationId: 0, role: "", keyProjectId: undefined, keyId: "", ip: "", userAgent: "" };
 }
@@ -263,6 +275,127 @@ export const Empty: MessageFns<Empty> = {
   },
   fromPartial(_: DeepPartial<Empty>): Empty {
     const message = createBaseEmpty();
+    return message;
+  },
+};
+
+function createBaseCallError(): CallError {
+  return { code: "", message: "", errors: [], retryAfterSeconds: undefined };
+}
+
+export const CallError: MessageFns<CallError> = {
+  encode(message: CallError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    for (const v of message.errors) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.retryAfterSeconds !== undefined) {
+      writer.uint32(32).int32(message.retryAfterSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.errors.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retryAfterSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallError {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      errors: globalThis.Array.isArray(object?.errors) ? object.errors.map((e: any) => globalThis.String(e)) : [],
+      retryAfterSeconds: isSet(object.retryAfterSeconds)
+        ? globalThis.Number(object.retryAfterSeconds)
+        : isSet(object.retry_after_seconds)
+        ? globalThis.Number(object.retry_after_seconds)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CallError): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.errors?.length) {
+      obj.errors = message.errors;
+    }
+    if (message.retryAfterSeconds !== undefined) {
+      obj.retryAfterSeconds = Math.round(message.retryAfterSeconds);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CallError>): CallError {
+    return CallError.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CallError>): CallError {
+    const message = createBaseCallError();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    message.errors = object.errors?.map((e) => e) || [];
+    message.retryAfterSeconds = object.retryAfterSeconds ?? undefined;
     return message;
   },
 };

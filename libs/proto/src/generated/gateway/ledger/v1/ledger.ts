@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct, Value } from "../../../google/protobuf/struct";
-import { Actor } from "../../common/v1/common";
+import { Actor, CallError } from "../../common/v1/common";
 
 export const protobufPackage = "gateway.ledger.v1";
 
@@ -45,6 +45,34 @@ export interface Trace {
   revenue?: number | undefined;
   createdAt: string;
   completedAt?: string | undefined;
+}
+
+export interface RecordStepsRequest {
+  steps: RecordStepRequest[];
+}
+
+/** Exactly one of step and error. */
+export interface StepResult {
+  step: Step | undefined;
+  error: CallError | undefined;
+}
+
+export interface RecordStepsResponse {
+  results: StepResult[];
+}
+
+export interface GetTraceHeadersRequest {
+  refs: TraceRef[];
+}
+
+/** Exactly one of trace and error. */
+export interface TraceResult {
+  trace: Trace | undefined;
+  error: CallError | undefined;
+}
+
+export interface GetTraceHeadersResponse {
+  results: TraceResult[];
 }
 
 export interface TraceRef {
@@ -596,6 +624,454 @@ export const Trace: MessageFns<Trace> = {
     message.revenue = object.revenue ?? undefined;
     message.createdAt = object.createdAt ?? "";
     message.completedAt = object.completedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecordStepsRequest(): RecordStepsRequest {
+  return { steps: [] };
+}
+
+export const RecordStepsRequest: MessageFns<RecordStepsRequest> = {
+  encode(message: RecordStepsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.steps) {
+      RecordStepRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordStepsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordStepsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.steps.push(RecordStepRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordStepsRequest {
+    return {
+      steps: globalThis.Array.isArray(object?.steps) ? object.steps.map((e: any) => RecordStepRequest.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RecordStepsRequest): unknown {
+    const obj: any = {};
+    if (message.steps?.length) {
+      obj.steps = message.steps.map((e) => RecordStepRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordStepsRequest>): RecordStepsRequest {
+    return RecordStepsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordStepsRequest>): RecordStepsRequest {
+    const message = createBaseRecordStepsRequest();
+    message.steps = object.steps?.map((e) => RecordStepRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStepResult(): StepResult {
+  return { step: undefined, error: undefined };
+}
+
+export const StepResult: MessageFns<StepResult> = {
+  encode(message: StepResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.step !== undefined) {
+      Step.encode(message.step, writer.uint32(10).fork()).join();
+    }
+    if (message.error !== undefined) {
+      CallError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StepResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStepResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.step = Step.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = CallError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StepResult {
+    return {
+      step: isSet(object.step) ? Step.fromJSON(object.step) : undefined,
+      error: isSet(object.error) ? CallError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: StepResult): unknown {
+    const obj: any = {};
+    if (message.step !== undefined) {
+      obj.step = Step.toJSON(message.step);
+    }
+    if (message.error !== undefined) {
+      obj.error = CallError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StepResult>): StepResult {
+    return StepResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StepResult>): StepResult {
+    const message = createBaseStepResult();
+    message.step = (object.step !== undefined && object.step !== null) ? Step.fromPartial(object.step) : undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? CallError.fromPartial(object.error)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordStepsResponse(): RecordStepsResponse {
+  return { results: [] };
+}
+
+export const RecordStepsResponse: MessageFns<RecordStepsResponse> = {
+  encode(message: RecordStepsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      StepResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordStepsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordStepsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(StepResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordStepsResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results) ? object.results.map((e: any) => StepResult.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RecordStepsResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => StepResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecordStepsResponse>): RecordStepsResponse {
+    return RecordStepsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordStepsResponse>): RecordStepsResponse {
+    const message = createBaseRecordStepsResponse();
+    message.results = object.results?.map((e) => StepResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetTraceHeadersRequest(): GetTraceHeadersRequest {
+  return { refs: [] };
+}
+
+export const GetTraceHeadersRequest: MessageFns<GetTraceHeadersRequest> = {
+  encode(message: GetTraceHeadersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.refs) {
+      TraceRef.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTraceHeadersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTraceHeadersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.refs.push(TraceRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTraceHeadersRequest {
+    return { refs: globalThis.Array.isArray(object?.refs) ? object.refs.map((e: any) => TraceRef.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetTraceHeadersRequest): unknown {
+    const obj: any = {};
+    if (message.refs?.length) {
+      obj.refs = message.refs.map((e) => TraceRef.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTraceHeadersRequest>): GetTraceHeadersRequest {
+    return GetTraceHeadersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTraceHeadersRequest>): GetTraceHeadersRequest {
+    const message = createBaseGetTraceHeadersRequest();
+    message.refs = object.refs?.map((e) => TraceRef.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTraceResult(): TraceResult {
+  return { trace: undefined, error: undefined };
+}
+
+export const TraceResult: MessageFns<TraceResult> = {
+  encode(message: TraceResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.trace !== undefined) {
+      Trace.encode(message.trace, writer.uint32(10).fork()).join();
+    }
+    if (message.error !== undefined) {
+      CallError.encode(message.error, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TraceResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTraceResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.trace = Trace.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = CallError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TraceResult {
+    return {
+      trace: isSet(object.trace) ? Trace.fromJSON(object.trace) : undefined,
+      error: isSet(object.error) ? CallError.fromJSON(object.error) : undefined,
+    };
+  },
+
+  toJSON(message: TraceResult): unknown {
+    const obj: any = {};
+    if (message.trace !== undefined) {
+      obj.trace = Trace.toJSON(message.trace);
+    }
+    if (message.error !== undefined) {
+      obj.error = CallError.toJSON(message.error);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TraceResult>): TraceResult {
+    return TraceResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TraceResult>): TraceResult {
+    const message = createBaseTraceResult();
+    message.trace = (object.trace !== undefined && object.trace !== null) ? Trace.fromPartial(object.trace) : undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? CallError.fromPartial(object.error)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetTraceHeadersResponse(): GetTraceHeadersResponse {
+  return { results: [] };
+}
+
+export const GetTraceHeadersResponse: MessageFns<GetTraceHeadersResponse> = {
+  encode(message: GetTraceHeadersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      TraceResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTraceHeadersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTraceHeadersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(TraceResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTraceHeadersResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results) ? object.results.map((e: any) => TraceResult.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetTraceHeadersResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => TraceResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTraceHeadersResponse>): GetTraceHeadersResponse {
+    return GetTraceHeadersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTraceHeadersResponse>): GetTraceHeadersResponse {
+    const message = createBaseGetTraceHeadersResponse();
+    message.results = object.results?.map((e) => TraceResult.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4283,6 +4759,31 @@ export const LedgerServiceService = {
     responseSerialize: (value: Step): Buffer => Buffer.from(Step.encode(value).finish()),
     responseDeserialize: (value: Buffer): Step => Step.decode(value),
   },
+  /**
+   * Batches (a caller coalescing concurrent requests into one call): each item is authorized,
+   * judged and answered on its own, in request order, exactly as its unary call would be; one
+   * failing item does not fail the others. At most 256 items.
+   */
+  recordSteps: {
+    path: "/gateway.ledger.v1.LedgerService/RecordSteps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordStepsRequest): Buffer => Buffer.from(RecordStepsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordStepsRequest => RecordStepsRequest.decode(value),
+    responseSerialize: (value: RecordStepsResponse): Buffer => Buffer.from(RecordStepsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordStepsResponse => RecordStepsResponse.decode(value),
+  },
+  getTraceHeaders: {
+    path: "/gateway.ledger.v1.LedgerService/GetTraceHeaders" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTraceHeadersRequest): Buffer =>
+      Buffer.from(GetTraceHeadersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTraceHeadersRequest => GetTraceHeadersRequest.decode(value),
+    responseSerialize: (value: GetTraceHeadersResponse): Buffer =>
+      Buffer.from(GetTraceHeadersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTraceHeadersResponse => GetTraceHeadersResponse.decode(value),
+  },
   getStep: {
     path: "/gateway.ledger.v1.LedgerService/GetStep" as const,
     requestStream: false as const,
@@ -4323,6 +4824,13 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   listTraces: handleUnaryCall<ListTracesRequest, TracePage>;
   completeTrace: handleUnaryCall<TraceRef, TraceDetail>;
   recordStep: handleUnaryCall<RecordStepRequest, Step>;
+  /**
+   * Batches (a caller coalescing concurrent requests into one call): each item is authorized,
+   * judged and answered on its own, in request order, exactly as its unary call would be; one
+   * failing item does not fail the others. At most 256 items.
+   */
+  recordSteps: handleUnaryCall<RecordStepsRequest, RecordStepsResponse>;
+  getTraceHeaders: handleUnaryCall<GetTraceHeadersRequest, GetTraceHeadersResponse>;
   getStep: handleUnaryCall<StepRef, Step>;
   /** Internal only (service credential): removes every trace, step and shadow result of a project. */
   deleteProjectData: handleUnaryCall<ProjectDataRef, DeleteProjectDataResponse>;
@@ -4415,6 +4923,41 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Step) => void,
+  ): ClientUnaryCall;
+  /**
+   * Batches (a caller coalescing concurrent requests into one call): each item is authorized,
+   * judged and answered on its own, in request order, exactly as its unary call would be; one
+   * failing item does not fail the others. At most 256 items.
+   */
+  recordSteps(
+    request: RecordStepsRequest,
+    callback: (error: ServiceError | null, response: RecordStepsResponse) => void,
+  ): ClientUnaryCall;
+  recordSteps(
+    request: RecordStepsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordStepsResponse) => void,
+  ): ClientUnaryCall;
+  recordSteps(
+    request: RecordStepsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordStepsResponse) => void,
+  ): ClientUnaryCall;
+  getTraceHeaders(
+    request: GetTraceHeadersRequest,
+    callback: (error: ServiceError | null, response: GetTraceHeadersResponse) => void,
+  ): ClientUnaryCall;
+  getTraceHeaders(
+    request: GetTraceHeadersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTraceHeadersResponse) => void,
+  ): ClientUnaryCall;
+  getTraceHeaders(
+    request: GetTraceHeadersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTraceHeadersResponse) => void,
   ): ClientUnaryCall;
   getStep(request: StepRef, callback: (error: ServiceError | null, response: Step) => void): ClientUnaryCall;
   getStep(
