@@ -76,6 +76,12 @@ function postJson(url: string, headers: Record<string, string>, body: string): P
   });
 }
 
+/** gRPC calls a service has answered so far, from its own /metrics (every method and status). */
+async function grpcCalls(opsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  return [...text.matchAll(/^gateway_requests_total\{method="\/[^"]+",[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
@@ -146,15 +152,20 @@ async function gatewaySection(calls: number) {
     const apps = [...stack.apps.values()];
     const levels: Record<string, { perSecond: number; p50: number; p99: number; overheadP50: number; overheadP99: number }> = {};
     let cpuPerExecution: Record<string, number> = {};
+    let ledgerCallsPerExecution = 0;
+    const ledgerOps = stack.apps.get('ledger')!.opsPort;
     for (const connections of [1, 16, 64]) {
       const baseline = await load(connections, calls, direct);
       const cpuBefore = new Map(apps.map((app) => [app.name, cpuMs(app.process?.pid)]));
       const postgresBefore = postgresCpuMs();
+      const ledgerCallsBefore = await grpcCalls(ledgerOps);
       const measured = await load(connections, calls, viaGateway);
       if (connections === 16) {
         // CPU per execution by process: where the 2 cores go under load.
         cpuPerExecution = Object.fromEntries(apps.map((app) => [app.name, Math.round(((cpuMs(app.process?.pid) - cpuBefore.get(app.name)!) / calls) * 100) / 100]));
         cpuPerExecution.postgres = Math.round(((postgresCpuMs() - postgresBefore) / calls) * 100) / 100;
+        // Edge coalesces the trace checks and step writes of concurrent executions (batch methods).
+        ledgerCallsPerExecution = Math.round(((await grpcCalls(ledgerOps)) - ledgerCallsBefore) / calls * 100) / 100;
       }
       const gateway = stats(measured.latencies);
       const mockOnly = stats(baseline.latencies);
@@ -176,7 +187,7 @@ async function gatewaySection(calls: number) {
     const hops = await hopLatencies(stack, project.projectId, traceId, input, calls);
     const memory = Object.fromEntries(apps.map((app) => [app.name, Math.round(rssMb(app.process?.pid))]));
     const heap = Object.fromEntries(await Promise.all(apps.map(async (app) => [app.name, await heapMb(app.opsPort)] as const)));
-    return { levels, firstChunk: stats(firstChunk), memory, heap, hops, cpuPerExecution };
+    return { levels, firstChunk: stats(firstChunk), memory, heap, hops, cpuPerExecution, ledgerCallsPerExecution };
   } finally {
     agent.destroy();
     await stack.stopAll();
@@ -232,6 +243,7 @@ async function main(): Promise<void> {
     `resident memory after the run (MB): ${Object.entries(gateway.memory).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
     `V8 heap used/total and external (MB): ${Object.entries(gateway.heap).map(([app, h]) => `${app} ${h.used}/${h.total} +${h.external}`).join(', ')}`,
     `CPU per execution at 16 connections (ms): ${Object.entries(gateway.cpuPerExecution).map(([app, ms]) => `${app} ${ms}`).join(', ')}`,
+    `ledger gRPC calls per execution at 16 connections: ${gateway.ledgerCallsPerExecution} (2 without batching: trace check and step write)`,
     '',
     'hops on their own (gRPC, service credential, ms):',
     ...Object.entries(gateway.hops).map(([name, s]) => `  ${name.padEnd(26)} p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}`),
