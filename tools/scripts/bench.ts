@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { runGuardrailBench } from '../../apps/guardrail/scripts/bench-guardrail';
 import { createServiceClient } from '@gateway/grpc';
 import { guardrail, ledger, providerproxy, router } from '@gateway/proto';
-import { GatewayFixture, MockProviderProcess, ProductionStack } from '@gateway/testing';
+import { metricSamples, metricSum } from '@gateway/telemetry';
+import { GatewayFixture, MockProviderProcess, ProductionStack, scrapeMetrics } from '@gateway/testing';
 
 const root = join(__dirname, '../..');
 const OWNER = { email: 'owner@bench.test', password: 'bench-password-123' };
@@ -51,8 +52,8 @@ function rssMb(pid: number | undefined): number {
 
 /** Where a process's memory is, from its own /metrics (V8 heap used and total, off-heap buffers), MB. */
 async function heapMb(opsPort: number): Promise<{ used: number; total: number; external: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  const value = (name: string) => Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0) / 1024 / 1024);
+  const text = await scrapeMetrics(opsPort);
+  const value = (name: string) => Math.round(metricSum(text, name) / 1024 / 1024);
   return { used: value('nodejs_heap_size_used_bytes'), total: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes') };
 }
 
@@ -78,8 +79,8 @@ function postJson(url: string, headers: Record<string, string>, body: string): P
 
 /** gRPC calls a service has answered so far, from its own /metrics (every method and status). */
 async function grpcCalls(opsPort: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  return [...text.matchAll(/^gateway_requests_total\{method="\/[^"]+",[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  const samples = metricSamples(await scrapeMetrics(opsPort), 'gateway_requests_total');
+  return samples.filter((sample) => sample.labels.method?.startsWith('/')).reduce((sum, sample) => sum + sample.value, 0);
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -5,3 +5,4 @@ export * from './schema-match';
 export * from './processes';
 export * from './gateway-fixture';
 export * from './control-plane-fixture';
+export * from './metrics';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, type ModelFixture, type ProjectFixture, type TestHttpClient } from '@gateway/testing';
+import { metricSum } from '@gateway/telemetry';
+import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, scrapeMetrics, type ModelFixture, type ProjectFixture, type TestHttpClient } from '@gateway/testing';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@execution.test', password: 'execution-password-123' };
@@ -98,8 +99,8 @@ describe('the governed execution path (production mode)', () => {
 
     it('shares ledger calls between concurrent executions (batch methods), each answered as if alone', async () => {
       const ledgerCalls = async () => {
-        const text = await (await fetch(`http://127.0.0.1:${stack.apps.get('ledger')!.opsPort}/metrics`)).text();
-        const count = (method: string) => [...text.matchAll(new RegExp(`^gateway_requests_total\\{method="/gateway.ledger.v1.LedgerService/${method}",[^}]*\\} (\\d+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+        const text = await scrapeMetrics(stack.apps.get('ledger')!.opsPort);
+        const count = (method: string) => metricSum(text, 'gateway_requests_total', { method: `/gateway.ledger.v1.LedgerService/${method}` });
         return { batches: count('GetTraceHeaders') + count('RecordSteps') };
       };
       const before = await ledgerCalls();

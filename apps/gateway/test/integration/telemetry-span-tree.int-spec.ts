@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createServiceClient } from '@gateway/grpc';
 import { controlplane, guardrail, ledger, router } from '@gateway/proto';
-import { SpanKind } from '@gateway/telemetry';
+import { metricSamples, SpanKind } from '@gateway/telemetry';
 import type { HarnessReady, HarnessSpan } from './embedded-stack.harness';
 
 /**
@@ -19,18 +19,6 @@ import type { HarnessReady, HarnessSpan } from './embedded-stack.harness';
 const root = resolve(__dirname, '../../../..');
 
 /** Prometheus text → samples of one metric, labels parsed. */
-function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-    .map((line) => {
-      const match = /^[^{\s]+(?:\{(.*)\})?\s+(\S+)$/.exec(line)!;
-      const labels: Record<string, string> = {};
-      for (const pair of (match[1] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2];
-      return { labels, value: Number(match[2]) };
-    });
-}
-
 describe('one trace from edge through every gRPC hop to the NATS consumers (embedded bundles)', () => {
   let harness: ChildProcess;
   let ready: HarnessReady;
@@ -199,37 +187,37 @@ describe('one trace from edge through every gRPC hop to the NATS consumers (embe
     };
     for (const name of ['control-plane', 'ledger', 'guardrail', 'router', 'provider-proxy']) {
       const text = await scrape(name);
-      const requests = samples(text, 'gateway_requests_total').filter((s) => s.labels.service === name);
+      const requests = metricSamples(text, 'gateway_requests_total').filter((s) => s.labels.service === name);
       expect({ name, handled: requests.reduce((sum, s) => sum + s.value, 0) > 0 }).toEqual({ name, handled: true });
-      expect(samples(text, 'gateway_request_duration_seconds_count').filter((s) => s.labels.service === name).length).toBeGreaterThan(0);
+      expect(metricSamples(text, 'gateway_request_duration_seconds_count').filter((s) => s.labels.service === name).length).toBeGreaterThan(0);
       expect(text).toContain('# TYPE gateway_request_errors_total counter');
       expect(text).toContain('# TYPE gateway_requests_in_flight gauge');
     }
 
     // Consumers: step.recorded handled by analytics (rollups) and control-plane (spend).
     for (const name of ['analytics', 'control-plane']) {
-      const consumed = samples(await scrape(name), 'gateway_events_consumed_total').filter((s) => s.labels.subject === 'gateway.v1.step.recorded' && s.labels.outcome === 'ok');
+      const consumed = metricSamples(await scrape(name), 'gateway_events_consumed_total').filter((s) => s.labels.subject === 'gateway.v1.step.recorded' && s.labels.outcome === 'ok');
       expect({ name, consumed: consumed.reduce((sum, s) => sum + s.value, 0) }).toEqual({ name, consumed: 1 });
     }
 
     const ledgerText = await scrape('ledger');
-    expect(samples(ledgerText, 'gateway_request_errors_total')).toContainEqual({ labels: { method: '/gateway.ledger.v1.LedgerService/GetTraceHeader', code: 'NOT_FOUND', service: 'ledger' }, value: 1 });
-    expect(samples(ledgerText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: '/gateway.ledger.v1.LedgerService/RecordStep', status: 'OK', service: 'ledger' } }));
+    expect(metricSamples(ledgerText, 'gateway_request_errors_total')).toContainEqual({ labels: { method: '/gateway.ledger.v1.LedgerService/GetTraceHeader', code: 'NOT_FOUND', service: 'ledger' }, value: 1 });
+    expect(metricSamples(ledgerText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: '/gateway.ledger.v1.LedgerService/RecordStep', status: 'OK', service: 'ledger' } }));
 
-    const upstream = samples(await scrape('provider-proxy'), 'gateway_provider_request_duration_seconds_count');
+    const upstream = metricSamples(await scrape('provider-proxy'), 'gateway_provider_request_duration_seconds_count');
     expect(upstream).toContainEqual({ labels: { provider: 'openai', model: 'fast', outcome: 'ok', mode: 'complete', service: 'provider-proxy' }, value: 1 });
 
-    const decisions = samples(await scrape('guardrail'), 'guardrail_checks_total');
+    const decisions = metricSamples(await scrape('guardrail'), 'guardrail_checks_total');
     expect(decisions).toContainEqual(expect.objectContaining({ labels: { direction: 'input', outcome: 'allowed', service: 'guardrail' } }));
 
     const edgeText = await scrape('edge');
     // The execution's input and output scans, counted where they ran.
-    const edgeDecisions = samples(edgeText, 'guardrail_checks_total');
+    const edgeDecisions = metricSamples(edgeText, 'guardrail_checks_total');
     expect(edgeDecisions).toContainEqual({ labels: { direction: 'input', outcome: 'allowed', service: 'edge' }, value: 1 });
     expect(edgeDecisions).toContainEqual({ labels: { direction: 'output', outcome: 'allowed', service: 'edge' }, value: 1 });
-    expect(samples(edgeText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: 'POST', status: '200', service: 'edge' } }));
+    expect(metricSamples(edgeText, 'gateway_requests_total')).toContainEqual(expect.objectContaining({ labels: { method: 'POST', status: '200', service: 'edge' } }));
     // Spend: the USD the execution's step recorded, per project and model.
-    const spend = samples(edgeText, 'gateway_spend_usd_total');
+    const spend = metricSamples(edgeText, 'gateway_spend_usd_total');
     expect(spend.map((s) => s.labels)).toEqual([{ project_id: String(projectId), model: 'fast', service: 'edge' }]);
     expect(spend[0].value).toBeGreaterThan(0);
   });
