@@ -5,6 +5,7 @@ import { Counter } from 'prom-client';
 import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { pause, runShutdown } from '@gateway/config';
 import { ProjectPolicyCache, VerifiedKeyCache } from '@gateway/grpc';
+import { guardrailDecisionCounter } from '@gateway/guardrail';
 import { trackHttpServer } from '@gateway/http';
 import { createLogger, type Logger } from '@gateway/logging';
 import { events, Subjects } from '@gateway/proto';
@@ -74,13 +75,7 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const steps = new StepRecorder(clients, logger, undefined, (projectId, step) => {
     if (step.cost > 0) spend.inc({ project_id: String(projectId), model: step.model }, step.cost);
   });
-  const decisions = new Counter({
-    name: 'guardrail_checks_total',
-    help: 'Safety checks on the execution path by direction and outcome (allowed, or the reason a check was not)',
-    labelNames: ['direction', 'outcome'] as const,
-    registers: [metrics.registry],
-  });
-  const guardrail = new InProcessGuardrail((direction, check) => decisions.inc({ direction, outcome: check.allowed ? 'allowed' : check.reason || 'blocked' }));
+  const guardrail = new InProcessGuardrail(guardrailDecisionCounter(metrics.registry));
   const pipeline = new ExecutionPipeline({ clients, policies, guardrail, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
 
   const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus)];

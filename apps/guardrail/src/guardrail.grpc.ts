@@ -1,10 +1,6 @@
 import type { ServiceHandlers } from '@gateway/grpc';
 import type { guardrail } from '@gateway/proto';
-import { fromProtoPolicy, toCheckResponse, type CheckResult, type RunCheckUseCase } from '@gateway/guardrail';
-
-export interface CheckObserver {
-  (direction: string, result: CheckResult): void;
-}
+import { fromProtoPolicy, toCheckResponse, type CheckObserver, type RunCheckUseCase } from '@gateway/guardrail';
 
 /** GuardrailService: maps the message, runs one check, maps the result. */
 export function guardrailHandlers(checks: RunCheckUseCase, observe: CheckObserver = () => undefined): ServiceHandlers<typeof guardrail.GuardrailServiceService> {
@@ -17,7 +13,7 @@ export function guardrailHandlers(checks: RunCheckUseCase, observe: CheckObserve
         projectId: req.projectId,
         caller: ctx.principal.kind === 'api_key' ? { kind: 'api_key', projectId: ctx.principal.projectId } : { kind: 'service' },
       });
-      observe(req.direction || 'input', result);
+      observe(req.direction, result);
       return toCheckResponse(result);
     },
   };

@@ -1,9 +1,8 @@
 import { JetStreamEventBus, type EventBus } from '@gateway/bus';
 import { controlPlaneKeyVerifier, createProjectPolicyCache, startGrpcApp, type RunningGrpcApp } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { RunCheckUseCase } from '@gateway/guardrail';
+import { guardrailDecisionCounter, RunCheckUseCase } from '@gateway/guardrail';
 import { guardrail } from '@gateway/proto';
-import { Counter } from 'prom-client';
 import type { AppEnv } from './env';
 import { guardrailHandlers } from './guardrail.grpc';
 
@@ -37,15 +36,7 @@ export async function startGuardrail(env: AppEnv, overrides: GuardrailOverrides 
       embedded: overrides.embedded,
       drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-      register: (server, metrics) => {
-        const outcomes = new Counter({
-          name: 'guardrail_checks_total',
-          help: 'Safety checks by direction and outcome (allowed, or the reason a check was not)',
-          labelNames: ['direction', 'outcome'] as const,
-          registers: [metrics.registry],
-        });
-        server.add(guardrail.GuardrailServiceService, guardrailHandlers(checks, (direction, result) => outcomes.inc({ direction, outcome: result.allowed ? 'allowed' : (result.reason ?? 'blocked') })));
-      },
+      register: (server, metrics) => server.add(guardrail.GuardrailServiceService, guardrailHandlers(checks, guardrailDecisionCounter(metrics.registry))),
       onStop: async () => {
         await invalidation.stop();
         policies.close();

@@ -7,3 +7,4 @@ export * from './detection';
 export { RunCheckUseCase, type CheckCaller, type CheckCommand, type ProjectSettingsSource } from './checks/run-check.usecase';
 export { policyFromProjectSettings } from './checks/project-policy.mapper';
 export { fromProtoPolicy, toCheckResponse } from './checks/check-response.mapper';
+export { guardrailDecisionCounter, type CheckDecision, type CheckObserver } from './checks/check-metrics';

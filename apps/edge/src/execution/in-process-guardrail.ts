@@ -1,9 +1,6 @@
-import { policyFromProjectSettings, RunCheckUseCase, toCheckResponse, type GuardrailPolicy } from '@gateway/guardrail';
+import { policyFromProjectSettings, RunCheckUseCase, toCheckResponse, type CheckObserver, type GuardrailPolicy } from '@gateway/guardrail';
 import type { controlplane, guardrail } from '@gateway/proto';
 import { context, getTracer, SpanKind, SpanStatusCode } from '@gateway/telemetry';
-
-/** Counts one decision (the guardrail_checks_total metric). */
-export type CheckObserver = (direction: 'input' | 'output', response: guardrail.CheckResponse) => void;
 
 const tracer = getTracer('edge');
 
