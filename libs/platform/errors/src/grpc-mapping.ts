@@ -37,16 +37,17 @@ export type GrpcErrorObject = Partial<ServiceError> & { code: GrpcStatus; detail
  * INTERNAL with a generic message.
  */
 export function toGrpcError(error: unknown): GrpcErrorObject {
+  const { code, message, errors, retryAfterSeconds } = toCallError(error);
   const metadata = new Metadata();
-  if (!isDomainError(error) || (error as DomainError).code === 'INTERNAL') {
-    metadata.set(CODE_KEY, 'INTERNAL');
-    return { code: GrpcStatus.INTERNAL, details: 'Internal server error', metadata };
-  }
-  const domain = error as DomainError;
-  metadata.set(CODE_KEY, domain.code);
-  if (domain.errors) metadata.set(ERRORS_KEY, JSON.stringify(domain.errors));
-  if (domain.retryAfterSeconds !== undefined) metadata.set(RETRY_KEY, String(domain.retryAfterSeconds));
-  return { code: grpcStatusOf(domain.code), details: domain.message, metadata };
+  metadata.set(CODE_KEY, code);
+  if (errors.length > 0) metadata.set(ERRORS_KEY, JSON.stringify(errors));
+  if (retryAfterSeconds !== undefined) metadata.set(RETRY_KEY, String(retryAfterSeconds));
+  return { code: grpcStatusOf(code), details: message, metadata };
+}
+
+/** One of the gateway's error codes, or undefined for anything else. */
+function knownCode(raw: string | undefined): ErrorCode | undefined {
+  return raw !== undefined && (ERROR_CODES as readonly string[]).includes(raw) ? (raw as ErrorCode) : undefined;
 }
 
 function fallbackCodeFor(status: GrpcStatus | undefined): ErrorCode {
@@ -68,7 +69,7 @@ export function fromGrpcError(error: unknown): DomainError {
   const serviceError = error as Partial<ServiceError>;
   const metadata = serviceError.metadata;
   const rawCode = metadata?.get(CODE_KEY)[0]?.toString();
-  const code: ErrorCode = rawCode && (ERROR_CODES as readonly string[]).includes(rawCode) ? (rawCode as ErrorCode) : fallbackCodeFor(serviceError.code);
+  const code: ErrorCode = knownCode(rawCode) ?? fallbackCodeFor(serviceError.code);
   const rawErrors = metadata?.get(ERRORS_KEY)[0]?.toString();
   const rawRetry = metadata?.get(RETRY_KEY)[0]?.toString();
   const message = code === 'INTERNAL' ? 'Internal server error' : (serviceError.details ?? 'Internal server error');
@@ -80,18 +81,19 @@ export function fromGrpcError(error: unknown): DomainError {
 }
 
 /** One item's error in a batch call's answer (the shape of `gateway.common.v1.CallError`). */
-export interface CallErrorShape {
-  code: string;
+export interface CallErrorShape<C extends string = string> {
+  code: C;
   message: string;
   errors: string[];
   retryAfterSeconds?: number | undefined;
 }
 
 /**
- * Server side, one item of a batch: the same code, message and details `toGrpcError` would put
- * in a unary call's status. Unexpected errors become INTERNAL with the generic message.
+ * Server side: what a thrown value answers a gRPC caller (code, message, details). A unary call
+ * carries it in its status (`toGrpcError`), a batch in the failed item. Unexpected errors become
+ * INTERNAL with the generic message.
  */
-export function toCallError(error: unknown): CallErrorShape {
+export function toCallError(error: unknown): CallErrorShape<ErrorCode> {
   if (!isDomainError(error) || (error as DomainError).code === 'INTERNAL') return { code: 'INTERNAL', message: 'Internal server error', errors: [] };
   const domain = error as DomainError;
   return { code: domain.code, message: domain.message, errors: domain.errors ?? [], retryAfterSeconds: domain.retryAfterSeconds };
@@ -99,7 +101,7 @@ export function toCallError(error: unknown): CallErrorShape {
 
 /** Client side, one item of a batch: the DomainError its unary call would have raised (`fromGrpcError`). */
 export function fromCallError(error: CallErrorShape): DomainError {
-  const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(error.code) ? (error.code as ErrorCode) : 'INTERNAL';
+  const code = knownCode(error.code) ?? 'INTERNAL';
   return new DomainError(code, code === 'INTERNAL' ? 'Internal server error' : error.message, {
     errors: error.errors.length > 0 ? error.errors : undefined,
     retryAfterSeconds: error.retryAfterSeconds,
