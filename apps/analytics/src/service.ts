@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { GATEWAY_SUBJECTS, JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { runShutdown } from '@gateway/config';
 import { runMigrations } from '@gateway/db';
 import { createProjectDeletionCheck, GrpcServer, grpcShutdownSteps, projectDeletedHandler, type Principal } from '@gateway/grpc';
@@ -41,7 +41,7 @@ export async function startAnalytics(env: AnalyticsEnv, overrides: ServiceOverri
     orphanDeliveries: env.ANALYTICS_ORPHAN_DELIVERIES,
   });
   const subscriptions: Subscription[] = [
-    await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 500 }, ledgerEventsHandler(ingest)),
+    await bus.subscribe({ durable: env.ANALYTICS_DURABLE, subject: GATEWAY_SUBJECTS, maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 500 }, ledgerEventsHandler(ingest)),
   ];
   // Project deletions on their own durable: a large delete or a control-plane outage (retried
   // every 5 s) does not hold up the statistics.

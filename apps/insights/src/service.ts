@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
+import { GATEWAY_SUBJECTS, JetStreamEventBus, type EventBus, type Subscription } from '@gateway/bus';
 import { runMigrations } from '@gateway/db';
 import {
   controlPlaneKeyVerifier,
@@ -40,7 +40,7 @@ export async function startInsights(env: AppEnv, overrides: ServiceOverrides = {
   const subscriptions: Subscription[] = [await controlPlane.cache.listen(bus)];
 
   const ingest = new InsightsIngestUseCase(db, ledgerClient, { schema: env.DATABASE_SCHEMA, minSimilarity: env.INSIGHTS_MIN_SIMILARITY });
-  subscriptions.push(await bus.subscribe({ durable: env.INSIGHTS_DURABLE, subject: 'gateway.v1.>', maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 1_000 }, insightsEventsHandler(ingest)));
+  subscriptions.push(await bus.subscribe({ durable: env.INSIGHTS_DURABLE, subject: GATEWAY_SUBJECTS, maxDeliver: 20, ackWaitMs: 30_000, retryDelayMs: 1_000 }, insightsEventsHandler(ingest)));
   // Project deletions on their own durable: a large delete or a control-plane outage (retried
   // every 5 s) does not hold up the other events.
   subscriptions.push(

@@ -1,10 +1,10 @@
 import { AckPolicy, connect, DeliverPolicy, nanos } from 'nats';
-import { JetStreamEventBus } from '@gateway/bus';
+import { GATEWAY_SUBJECTS, JetStreamEventBus } from '@gateway/bus';
 import { createLogger } from '@gateway/logging';
 import { EVENT_STREAM } from '@gateway/proto';
+import type { AppName } from './production-stack';
 
 const silent = createLogger({ service: 'test-stack', level: 'silent' });
-import type { AppName } from './production-stack';
 
 /**
  * The durable consumers each app creates (env setting → the consumers derived from it), so a test
@@ -15,8 +15,8 @@ import type { AppName } from './production-stack';
 const DURABLES: Partial<Record<AppName, { setting: string; consumers: (name: string) => [string, string][] }>> = {
   'control-plane': { setting: 'CONTROL_PLANE_SPEND_DURABLE', consumers: (name) => [[name, 'gateway.v1.step.recorded']] },
   ledger: { setting: 'LEDGER_DURABLE', consumers: (name) => [[`${name}-project-deleted`, 'gateway.v1.project.changed']] },
-  analytics: { setting: 'ANALYTICS_DURABLE', consumers: (name) => [[name, 'gateway.v1.>'], [`${name}-project-deleted`, 'gateway.v1.project.changed']] },
-  insights: { setting: 'INSIGHTS_DURABLE', consumers: (name) => [[name, 'gateway.v1.>'], [`${name}-project-deleted`, 'gateway.v1.project.changed']] },
+  analytics: { setting: 'ANALYTICS_DURABLE', consumers: (name) => [[name, GATEWAY_SUBJECTS], [`${name}-project-deleted`, 'gateway.v1.project.changed']] },
+  insights: { setting: 'INSIGHTS_DURABLE', consumers: (name) => [[name, GATEWAY_SUBJECTS], [`${name}-project-deleted`, 'gateway.v1.project.changed']] },
   'replay-worker': { setting: 'REPLAY_WORKER_DURABLE', consumers: (name) => [[name, 'gateway.v1.replay.requested']] },
 };
 

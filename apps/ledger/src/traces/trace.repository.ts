@@ -9,16 +9,16 @@ export type LedgerTx = Prisma.TransactionClient;
 /** What GetTraceHeader answers: the trace without its summary, grades and security. */
 export type TraceHeader = Pick<TraceRow, 'id' | 'projectId' | 'status' | 'metadata' | 'revenue' | 'createdAt' | 'completedAt'>;
 
-/**
- * Statements on the trace row that need a row lock or GREATEST, which Prisma's model API cannot
- * express. The lock orders a trace's writers: completion, step writes and the retention purge
- * (which skips locked rows) never interleave on one trace.
- */
 type HeaderRow = { id: string; project_id: string; status: string; metadata: TraceRow['metadata']; revenue: number | null; created_at: Date; completed_at: Date | null };
 type HeaderKey = { projectId: number; traceId: string };
 
 const headerKey = (projectId: number | string, traceId: string) => `${projectId}/${traceId.toLowerCase()}`;
 
+/**
+ * Statements on the trace row that need a row lock or GREATEST, which Prisma's model API cannot
+ * express. The lock orders a trace's writers: completion, step writes and the retention purge
+ * (which skips locked rows) never interleave on one trace.
+ */
 export class TraceRepository {
   /** Concurrent header lookups (edge asks before every execution) share one statement. */
   private readonly headers: Coalescer<HeaderKey, HeaderRow | null>;

@@ -1,11 +1,11 @@
 import { AckPolicy, connect, DeliverPolicy, headers as natsHeaders, nanos, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from '@gateway/logging';
 import { EVENT_STREAM } from '@gateway/proto';
+import type { BatchHandler, BatchSubscribeOptions, BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
+import { singleMessageBatches } from './event-bus';
 
 /** Every subject the gateway publishes (DESIGN.md: gateway.v1.<noun>.<verb>). */
 export const GATEWAY_SUBJECTS = 'gateway.v1.>';
-import type { BatchHandler, BatchSubscribeOptions, BusMessage, EventBus, MessageHandler, PublishOptions, SubscribeOptions, Subscription } from './event-bus';
-import { singleMessageBatches } from './event-bus';
 
 /**
  * Lifetime of a pull request (ms). Short, because a stopped subscriber's open pull request
