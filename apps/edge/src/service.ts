@@ -64,8 +64,8 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const policies = new ProjectPolicyCache(clients.controlPlane);
   const guard = new ProtectionGuard(
     protection.store,
-    async (keyId, status, caller) => {
-      await clients.controlPlane.recordKeyTrip({ keyId, status, ip: caller.ip, userAgent: caller.userAgent });
+    async ({ keyId, status, resetAtMs }, caller) => {
+      await clients.controlPlane.recordKeyTrip({ keyId, status, resetAtMs, ip: caller.ip, userAgent: caller.userAgent });
     },
     logger,
   );

@@ -39,6 +39,8 @@ export interface KeyPrincipalView {
   blockedIps: string[];
   /** ms until expires_at (null = no expiry): a cached answer must not outlive the key. */
   expiresInMs: number | null;
+  /** ms epoch of the last admin reset to active (0 = never): edge drops trips older than it. */
+  resetAtMs: number;
 }
 
 const KEY_STATUSES = ['active', 'tripped', 'loop_detected'] as const;
@@ -148,10 +150,15 @@ export class ApiKeysUseCase {
       projectMonthlySpendUsd: spend.get(project.id) ?? 0,
       blockedIps: organization?.blockedIps ?? [],
       expiresInMs: row.expiresAt === null ? null : Math.max(0, row.expiresAt.getTime() - Date.now()),
+      resetAtMs: row.resetAt?.getTime() ?? 0,
     };
   }
 
-  /** PATCH status (active | tripped | loop_detected) and/or hourly_limit (null = no cap). */
+  /**
+   * PATCH status (active | tripped | loop_detected) and/or hourly_limit (null = no cap). Setting a
+   * key active from another status records `reset_at`: edge clears trips older than it even if it
+   * missed this change's key.changed broadcast.
+   */
   async update(actor: SessionActor, keyId: string, patch: { status?: string; hourlyLimit?: number | null }): Promise<ApiKeyView> {
     requireRole(actor, ['owner', 'admin']);
     const row = await this.findOwned(actor, keyId);
@@ -160,6 +167,11 @@ export class ApiKeysUseCase {
     errors.push(...hourlyLimitErrors(patch.hourlyLimit));
     if (errors.length > 0) fail(errors);
     const updated = await this.db.$transaction(async (tx) => {
+      if (patch.status === 'active') {
+        // Decided on the row as locked by this statement, not as read above: a trip recorded in
+        // between (recordTrip) is reset too.
+        await tx.apiKey.updateMany({ where: { id: row.id, status: { not: 'active' } }, data: { resetAt: new Date() } });
+      }
       const next = await tx.apiKey.update({ where: { id: row.id }, data: { status: patch.status, hourlyLimit: patch.hourlyLimit } });
       await emitKeyChanged(tx, next);
       return next;
@@ -181,16 +193,21 @@ export class ApiKeysUseCase {
    * Edge reports a protection trip. `loop_detected` counts one loop intervention and is audited
    * (perimeter_block, cause loop_detected); `tripped` (hourly spend cap) is audited with cause
    * hourly_limit. Both publish key.changed. A key already in that status is left as is (edge
-   * replicas may report the same trip), so the count is per halt, not per report.
+   * replicas may report the same trip), so the count is per halt, not per report. A trip decided
+   * under an older reset generation than the key's (`resetAtMs` below its reset_at: the edge still
+   * held the settings an admin has since reset) is ignored as well: the reset stands.
    */
-  async recordTrip(input: { keyId: string; status: string; ip: string; userAgent: string }): Promise<ApiKeyView> {
+  async recordTrip(input: { keyId: string; status: string; resetAtMs: number; ip: string; userAgent: string }): Promise<ApiKeyView> {
     if (!(TRIP_STATUSES as readonly string[]).includes(input.status)) fail([`Status must be one of ${TRIP_STATUSES.join(', ')}`]);
+    const generation = input.resetAtMs;
+    if (!Number.isSafeInteger(generation) || generation < 0) fail(['reset_at_ms must be a non-negative integer']);
     const row = KEY_ID.test(input.keyId) ? await this.db.apiKey.findUnique({ where: { id: input.keyId } }) : null;
     if (!row || row.status === 'revoked') throw new DomainError('NOT_FOUND', 'Not found');
     const updated = await this.db.$transaction(async (tx) => {
-      // Conditional on the current status, so concurrent reports count one halt.
+      // Conditional on the current status, so concurrent reports count one halt, and on the reset
+      // generation as locked by this statement, so a reset committed meanwhile stands.
       const { count } = await tx.apiKey.updateMany({
-        where: { id: row.id, status: { notIn: [input.status, 'revoked'] } },
+        where: { id: row.id, status: { notIn: [input.status, 'revoked'] }, OR: [{ resetAt: null }, { resetAt: { lte: new Date(generation) } }] },
         data: { status: input.status, ...(input.status === 'loop_detected' ? { loopInterventionCount: { increment: 1 } } : {}) },
       });
       const next = await tx.apiKey.findUniqueOrThrow({ where: { id: row.id } });

@@ -45,7 +45,7 @@ export function keyHandlers(useCases: { keys: ApiKeysUseCase; keyCacheTtlMs: num
     },
     recordKeyTrip: async (req, ctx) => {
       requireService(ctx);
-      return toKey(await keys.recordTrip({ keyId: req.keyId, status: req.status, ip: req.ip, userAgent: req.userAgent }));
+      return toKey(await keys.recordTrip({ keyId: req.keyId, status: req.status, resetAtMs: req.resetAtMs, ip: req.ip, userAgent: req.userAgent }));
     },
     touchKeys: async (req, ctx) => {
       requireService(ctx);

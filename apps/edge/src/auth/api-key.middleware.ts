@@ -93,6 +93,7 @@ export class ApiKeyAuthenticator {
       projectStatus: answer.projectStatus,
       monthlyBudgetUsd: answer.monthlyBudgetUsd ?? null,
       projectMonthlySpendUsd: answer.projectMonthlySpendUsd,
+      resetAtMs: answer.resetAtMs,
     };
   }
 }

@@ -12,6 +12,8 @@ export interface KeyPrincipal {
   projectStatus: string;
   monthlyBudgetUsd: number | null;
   projectMonthlySpendUsd: number;
+  /** ms epoch of the key's last admin reset to active (0 = never). */
+  resetAtMs: number;
 }
 
 declare module 'express-serve-static-core' {

@@ -4,6 +4,7 @@
  * See README.md in this folder for the rules and the failure policy.
  */
 export type {
+  AdmitRequestOptions,
   AdmitResult,
   Clock,
   ProtectionLimits,
@@ -15,4 +16,4 @@ export type {
 export { DEFAULT_LIMITS, systemClock } from './protection-limits.config';
 export { createMemoryProtectionStore } from './memory-protection.store';
 export { createRedisProtectionStore, DEFAULT_PROTECTION_PREFIX, PROTECTION_REDIS_OPTIONS } from './redis-protection.store';
-export { ProtectionGuard, type GuardedKey, type KeyTripRecorder, type Reservation } from './protection.guard';
+export { ProtectionGuard, type GuardedKey, type KeyTrip, type KeyTripRecorder, type Reservation } from './protection.guard';

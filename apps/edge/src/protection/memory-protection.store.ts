@@ -6,8 +6,8 @@ import {
   parseProtectionLimits,
   systemClock,
 } from './protection-limits.config';
-import { assertKeyId, assertProjectId } from './protection-input.util';
-import type { AdmitResult, Clock, ProtectionLimits, ProtectionStore, ReserveResult, ReserveSpendInput } from './protection-store.port';
+import { assertKeyId, assertProjectId, resetAtMsOf } from './protection-input.util';
+import type { AdmitRequestOptions, AdmitResult, Clock, ProtectionLimits, ProtectionStore, ReserveResult, ReserveSpendInput } from './protection-store.port';
 import { createReservationRef, parseReservationId } from './reservation-id.util';
 import { utcMonthOf } from './utc-month.util';
 
@@ -32,6 +32,9 @@ interface KeyState {
   /** ms epoch (injected clock) until which the trip marker holds; 0 = not tripped. */
   loopTripUntil: number;
   circuitTripUntil: number;
+  /** The key's reset generation (resetAtMs) the trip was decided under; see clearStaleTrips. */
+  loopTripGeneration: number;
+  circuitTripGeneration: number;
   /** Rolling-hour spend entries (reserved and settled) by reservation id. */
   spend: Map<string, SpendEntry>;
   /** Outstanding reservations: id → deadline (ms epoch). */
@@ -66,7 +69,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
   function keyState(keyId: string): KeyState {
     let state = keys.get(keyId);
     if (!state) {
-      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, spend: new Map(), pending: new Map() };
+      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, loopTripGeneration: 0, circuitTripGeneration: 0, spend: new Map(), pending: new Map() };
       keys.set(keyId, state);
     }
     return state;
@@ -101,6 +104,36 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
     for (const [id, state] of months) {
       if (state.lastWriteAt + MONTH_COUNTER_TTL_MS <= now) months.delete(id);
     }
+  }
+
+  /**
+   * What resetKey does (the Redis adapter's RESET_KEY_STATE). The rate log stays: the request rate
+   * limit is not a paused state and a reset must not allow a second burst of 1,000 in the same hour.
+   */
+  function clearKeyState(state: KeyState): void {
+    state.loop = [];
+    state.loopTripUntil = 0;
+    state.circuitTripUntil = 0;
+    state.loopTripGeneration = 0;
+    state.circuitTripGeneration = 0;
+    state.spend.clear();
+    state.pending.clear();
+  }
+
+  /**
+   * Catches up on a reset whose key.changed (and so resetKey) never reached this store, like the
+   * scripts' clearStaleTrips: a live marker decided under an older reset generation than the
+   * caller's (resetAtMs) is stale. If one is, do what resetKey does, except that a marker decided
+   * under the caller's generation stands.
+   */
+  function clearStaleTrips(state: KeyState, now: number, resetAtMs: number): void {
+    const loop = { until: state.loopTripUntil, generation: state.loopTripGeneration };
+    const circuit = { until: state.circuitTripUntil, generation: state.circuitTripGeneration };
+    const stale = (trip: { until: number; generation: number }) => trip.until > now && trip.generation < resetAtMs;
+    if (!stale(loop) && !stale(circuit)) return;
+    clearKeyState(state);
+    if (loop.until > now && !stale(loop)) [state.loopTripUntil, state.loopTripGeneration] = [loop.until, loop.generation];
+    if (circuit.until > now && !stale(circuit)) [state.circuitTripUntil, state.circuitTripGeneration] = [circuit.until, circuit.generation];
   }
 
   /** Drops spend entries that left the rolling window and reservations past their deadline. */
@@ -159,16 +192,18 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
   }
 
   return {
-    async admitRequest(keyId: string, opts: { loopGuardExempt: boolean }): Promise<AdmitResult> {
+    async admitRequest(keyId: string, opts: AdmitRequestOptions): Promise<AdmitResult> {
       assertKeyId(keyId);
+      const resetAtMs = resetAtMsOf(opts.resetAtMs);
       const now = clock.now();
       const state = keyState(keyId);
+      clearStaleTrips(state, now, resetAtMs);
 
       if (!opts.loopGuardExempt) {
         if (state.loopTripUntil > now) return { ok: false, kind: 'loop_detected', firstTrip: false };
         state.loop = state.loop.filter((at) => at > now - limits.loopWindowMs);
         if (state.loop.length >= limits.loopMaxRequests) {
-          state.loopTripUntil = now + TRIP_MARKER_TTL_MS;
+          [state.loopTripUntil, state.loopTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
           return { ok: false, kind: 'loop_detected', firstTrip: true };
         }
         // Every request that reaches this point counts for the loop pattern, even if the rate
@@ -198,11 +233,13 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       const estimate = usdToMicroUsd(input.estimatedUsd, 'estimatedUsd');
       const hourlyLimit = optionalUsdToMicroUsd(input.hourlyLimitUsd, 'hourlyLimitUsd');
       const budget = optionalUsdToMicroUsd(input.monthlyBudgetUsd, 'monthlyBudgetUsd');
+      const resetAtMs = resetAtMsOf(input.resetAtMs);
       const now = clock.now();
       collectGarbage(now);
       const ref = createReservationRef(input.keyId, input.projectId, utcMonthOf(now));
 
       const key = keyState(input.keyId);
+      clearStaleTrips(key, now, resetAtMs);
       trimSpend(key, now);
       const month = monthState(input.projectId, ref.month, now);
       trimMonthPending(month, now);
@@ -220,7 +257,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
 
       // "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
       if (hourlyLimit !== null && sumSpend(key) + estimate > hourlyLimit) {
-        key.circuitTripUntil = now + TRIP_MARKER_TTL_MS;
+        [key.circuitTripUntil, key.circuitTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
         return { ok: false, kind: 'circuit_open', firstTrip: true };
       }
 
@@ -262,13 +299,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       assertKeyId(keyId);
       const state = keys.get(keyId);
       if (!state) return;
-      // The rate log stays: the request rate limit is not a paused state and a reset must not
-      // allow a second burst of 1,000 in the same hour.
-      state.loop = [];
-      state.loopTripUntil = 0;
-      state.circuitTripUntil = 0;
-      state.spend.clear();
-      state.pending.clear();
+      clearKeyState(state);
       pruneKey(keyId, state, clock.now());
     },
 

@@ -10,3 +10,10 @@ export function assertProjectId(projectId: number): void {
     throw new TypeError(`projectId must be a non-negative integer, got ${String(projectId)}`);
   }
 }
+
+/** A key's last reset time (ms epoch) as the scripts compare it: an integer, 0 when never reset. */
+export function resetAtMsOf(resetAtMs: number | undefined): number {
+  if (resetAtMs === undefined) return 0;
+  if (!Number.isFinite(resetAtMs) || resetAtMs < 0) throw new RangeError(`resetAtMs must be a non-negative number of ms, got ${String(resetAtMs)}`);
+  return Math.floor(resetAtMs);
+}

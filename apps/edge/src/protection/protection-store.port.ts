@@ -56,11 +56,26 @@ export interface ReserveSpendInput {
   hourlyLimitUsd: number | null;
   /** The project's calendar-month (UTC) budget in USD; null means no budget. */
   monthlyBudgetUsd: number | null;
+  /** See AdmitRequestOptions.resetAtMs. */
+  resetAtMs?: number;
+}
+
+export interface AdmitRequestOptions {
+  loopGuardExempt: boolean;
+  /**
+   * ms epoch of the key's last admin reset to active, as control-plane answered it to this caller
+   * (0 or absent = never): the key's generation. A trip records the generation it was decided
+   * under. A live trip of an older generation is stale (the reset's key.changed, and so resetKey,
+   * never reached this store, or a call still holding the key's old settings tripped it after the
+   * reset): the call first does exactly what resetKey does, then proceeds. A trip of the caller's
+   * generation (or a newer one) refuses as usual.
+   */
+  resetAtMs?: number;
 }
 
 export interface ProtectionStore {
   /** Rolling-window rate limit and loop guard in one atomic step. Exempt keys skip the loop guard only. */
-  admitRequest(keyId: string, opts: { loopGuardExempt: boolean }): Promise<AdmitResult>;
+  admitRequest(keyId: string, opts: AdmitRequestOptions): Promise<AdmitResult>;
   /**
    * Atomically checks the hourly cap (rolling window, per key) and the monthly budget (UTC calendar
    * month, per project), both including outstanding reservations, and reserves the estimate.
@@ -78,7 +93,10 @@ export interface ProtectionStore {
    * eviction) so a budget cannot be overspent after a data loss.
    */
   raiseMonthlySpend(projectId: number, usd: number): Promise<void>;
-  /** Clears the key's trip states, loop window and hourly spend window (admin PATCHed it to active). */
+  /**
+   * Clears the key's trip states, loop window and hourly spend window (admin PATCHed it to active).
+   * The fast path, on key.changed; a missed broadcast is caught up by `resetAtMs` on the next call.
+   */
   resetKey(keyId: string): Promise<void>;
   isHealthy(): Promise<boolean>;
 }

@@ -11,6 +11,8 @@ export interface GuardedKey {
   monthlyBudgetUsd: number | null;
   /** control-plane's durable spend of the project this month (USD): the floor of the counter. */
   projectMonthlySpendUsd: number;
+  /** ms epoch of the key's last admin reset to active (0 = never): trips before it are stale. */
+  resetAtMs: number;
 }
 
 /** Who made the request, for the audit record of an automatic pause. */
@@ -19,8 +21,16 @@ export interface Caller {
   userAgent: string;
 }
 
+/** A key's automatic pause, as the guard decided it. */
+export interface KeyTrip {
+  keyId: string;
+  status: 'loop_detected' | 'tripped';
+  /** The key's reset generation (resetAtMs) the trip was decided under: a later reset supersedes it. */
+  resetAtMs: number;
+}
+
 /** Persists a key's automatic pause (control-plane RecordKeyTrip: status, counter, audit, key.changed). */
-export type KeyTripRecorder = (keyId: string, status: 'loop_detected' | 'tripped', caller: Caller) => Promise<void>;
+export type KeyTripRecorder = (trip: KeyTrip, caller: Caller) => Promise<void>;
 
 /** `$5.00`, `$0.25`, `$0.001`: at least cents, more digits when the limit has them. */
 export function formatUsdLimit(limit: number): string {
@@ -56,12 +66,12 @@ export class ProtectionGuard {
 
   /** Admits one request of the key or throws RATE_LIMITED / LOOP_DETECTED. Returns header values. */
   async admit(key: GuardedKey, caller: Caller): Promise<RateLimitState> {
-    const result = await this.store.admitRequest(key.keyId, { loopGuardExempt: key.loopGuardExempt });
+    const result = await this.store.admitRequest(key.keyId, { loopGuardExempt: key.loopGuardExempt, resetAtMs: key.resetAtMs });
     if (result.ok) return result.rate;
     if (result.kind === 'rate_limited') {
       throw Object.assign(new DomainError('RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterSeconds: result.retryAfterSeconds }), { rate: result.rate });
     }
-    if (result.firstTrip) await this.persistTrip(key.keyId, 'loop_detected', caller);
+    if (result.firstTrip) await this.persistTrip({ keyId: key.keyId, status: 'loop_detected', resetAtMs: key.resetAtMs }, caller);
     throw new DomainError('LOOP_DETECTED', LOOP_DETECTED_MESSAGE);
   }
 
@@ -78,10 +88,11 @@ export class ProtectionGuard {
       estimatedUsd: Math.max(0, estimatedUsd),
       hourlyLimitUsd: key.hourlyLimit,
       monthlyBudgetUsd: key.monthlyBudgetUsd,
+      resetAtMs: key.resetAtMs,
     });
     if (!result.ok) {
       if (result.kind === 'budget_exceeded') throw new DomainError('BUDGET_EXCEEDED', BUDGET_EXCEEDED_MESSAGE);
-      if (result.firstTrip) await this.persistTrip(key.keyId, 'tripped', caller);
+      if (result.firstTrip) await this.persistTrip({ keyId: key.keyId, status: 'tripped', resetAtMs: key.resetAtMs }, caller);
       throw new DomainError('CIRCUIT_OPEN', `Kill switch engaged: hourly limit of $${formatUsdLimit(key.hourlyLimit ?? 0)} exceeded.`);
     }
     const id = result.reservationId;
@@ -100,7 +111,10 @@ export class ProtectionGuard {
     };
   }
 
-  /** key.changed back to `active`: the admin reset the key, clear its trips and spend window. */
+  /**
+   * key.changed back to `active`: the admin reset the key, clear its trips and spend window. The
+   * fast path; if this replica misses the broadcast, the key's `resetAtMs` clears them on its next call.
+   */
   resetKey(keyId: string): Promise<void> {
     return this.store.resetKey(keyId);
   }
@@ -109,12 +123,12 @@ export class ProtectionGuard {
     return this.store.isHealthy();
   }
 
-  private async persistTrip(keyId: string, status: 'loop_detected' | 'tripped', caller: Caller): Promise<void> {
+  private async persistTrip(trip: KeyTrip, caller: Caller): Promise<void> {
     try {
-      await this.recordTrip(keyId, status, caller);
+      await this.recordTrip(trip, caller);
     } catch (error) {
       // The store keeps the key refused (sticky trip) even when control-plane missed the update.
-      this.logger.error({ err: error, keyId, status }, 'key trip could not be persisted in control-plane');
+      this.logger.error({ err: error, keyId: trip.keyId, status: trip.status }, 'key trip could not be persisted in control-plane');
     }
   }
 }

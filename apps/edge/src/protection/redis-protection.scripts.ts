@@ -3,8 +3,10 @@
  * across every edge replica sharing the Redis. Conventions:
  * - `now` (ms epoch) comes from the caller's injected clock (ARGV[1]); scripts never read TIME, so
  *   tests drive time and both adapters share one notion of it. Trip markers and reservation records
- *   hold their logical expiry (injected clock) as their value; PEXPIRE (Redis clock) only collects
+ *   hold their logical expiry (injected clock) in their value; PEXPIRE (Redis clock) only collects
  *   garbage, with a margin so skew between the two clocks never drops live data.
+ * - A trip marker's value is `<until ms>:<reset generation>`: the key's resetAtMs as the tripping
+ *   call knew it (a marker written without a generation reads as generation 0).
  * - Money is integer micro-dollars; `fmt` prints integers with %d because redis.call would
  *   otherwise format Lua numbers with %.14g.
  * - Every key is declared in KEYS (no key built inside a script).
@@ -13,21 +15,65 @@
 
 const HELPERS = `
 local function fmt(n) return string.format('%d', n) end
+local function readMarker(key)
+  local untilMs, generation = string.match(redis.call('GET', key) or '', '^(%d+):?(%d*)$')
+  return tonumber(untilMs) or 0, tonumber(generation) or 0
+end
 local function markerHolds(key, now)
-  local untilMs = tonumber(redis.call('GET', key) or '0') or 0
-  return untilMs > now
+  return (readMarker(key)) > now
+end
+local function setMarker(key, now, tripTtl, margin, generation)
+  redis.call('SET', key, fmt(now + tripTtl) .. ':' .. fmt(generation), 'PX', fmt(tripTtl + margin))
+end
+`;
+
+/**
+ * The state of one API key that resetKey clears: everything but the rate log (the request limit is
+ * not a paused state, and a reset must not allow a second burst). The one definition of that set:
+ * the adapter builds resetKey's DEL from it, and the admit and reserve scripts receive these keys,
+ * in this order, as KEYS[1..RESET_KEY_STATE.length].
+ */
+export const RESET_KEY_STATE = ['loop', 'loopTrip', 'circuitTrip', 'spendLog', 'spendAmounts', 'spendSum', 'spendPending'] as const;
+
+/**
+ * For the scripts that receive the reset set: `K.<name>` is its position in KEYS, and
+ * clearStaleTrips catches up on a reset whose key.changed broadcast (and so resetKey) this store
+ * never saw. The caller's resetAt (the key's last admin reset as control-plane answered it, ms;
+ * 0 = never) is the key's generation; a live marker decided under an older generation is stale,
+ * even if it was written after the reset by a call still holding the key's old settings. If one
+ * is, the script first does what resetKey does, except that a marker of the caller's generation stands.
+ */
+const KEY_STATE_HELPERS = `
+local K = {${RESET_KEY_STATE.map((name, index) => `${name} = ${index + 1}`).join(', ')}}
+local RESET_KEY_COUNT = ${RESET_KEY_STATE.length}
+local function clearStaleTrips(now, resetAt)
+  if resetAt <= 0 then return end
+  local stale, keep = false, {}
+  for _, index in ipairs({K.loopTrip, K.circuitTrip}) do
+    local untilMs, generation = readMarker(KEYS[index])
+    if untilMs > now then
+      if generation < resetAt then stale = true else keep[index] = true end
+    end
+  end
+  if not stale then return end
+  local reset = {}
+  for index = 1, RESET_KEY_COUNT do
+    if not keep[index] then reset[#reset + 1] = KEYS[index] end
+  end
+  redis.call('DEL', unpack(reset))
 end
 `;
 
 /**
  * admitRequest. Complexity O(log N + M), N = requests in the window (≤ rate limit), M = entries
  * expiring now (amortised O(1)).
- * KEYS: 1 rate log (zset id→ms), 2 loop log (zset id→ms), 3 loop trip marker (string: until ms)
+ * KEYS: 1-7 the reset set (RESET_KEY_STATE; here the loop log is a zset id→ms and the loop trip
+ *       marker a string: until ms:generation), 8 rate log (zset id→ms)
  * ARGV: 1 now, 2 unique request id, 3 rate limit, 4 rate window ms, 5 loop max, 6 loop window ms,
- *       7 loop guard exempt '1'|'0', 8 trip marker ttl ms, 9 expiry margin ms
+ *       7 loop guard exempt '1'|'0', 8 trip marker ttl ms, 9 expiry margin ms, 10 key reset at ms
  * Returns {code, firstTrip, remaining, resetMs}; code 0 admitted, 1 rate limited, 2 loop detected.
  */
-export const ADMIT_SCRIPT = `${HELPERS}
+export const ADMIT_SCRIPT = `${HELPERS}${KEY_STATE_HELPERS}
 local now = tonumber(ARGV[1])
 local member = ARGV[2]
 local rateLimit = tonumber(ARGV[3])
@@ -37,31 +83,37 @@ local loopWindow = tonumber(ARGV[6])
 local exempt = ARGV[7] == '1'
 local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[9])
+local loopLog = KEYS[K.loop]
+local loopTrip = KEYS[K.loopTrip]
+local rateLog = KEYS[8]
+
+local generation = tonumber(ARGV[10])
+clearStaleTrips(now, generation)
 
 if not exempt then
   -- A tripped key stays refused until resetKey; only the first caller sees firstTrip = 1.
-  if markerHolds(KEYS[3], now) then return {2, 0, 0, 0} end
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', fmt(now - loopWindow))
-  if redis.call('ZCARD', KEYS[2]) >= loopMax then
-    redis.call('SET', KEYS[3], fmt(now + tripTtl), 'PX', fmt(tripTtl + margin))
+  if markerHolds(loopTrip, now) then return {2, 0, 0, 0} end
+  redis.call('ZREMRANGEBYSCORE', loopLog, '-inf', fmt(now - loopWindow))
+  if redis.call('ZCARD', loopLog) >= loopMax then
+    setMarker(loopTrip, now, tripTtl, margin, generation)
     return {2, 1, 0, 0}
   end
   -- Counted before the rate check: a client hammering through 429s is exactly a loop.
-  redis.call('ZADD', KEYS[2], ARGV[1], member)
-  redis.call('PEXPIRE', KEYS[2], fmt(loopWindow + margin))
+  redis.call('ZADD', loopLog, ARGV[1], member)
+  redis.call('PEXPIRE', loopLog, fmt(loopWindow + margin))
 end
 
 -- True rolling window: an entry counts while now - at < window, i.e. it leaves at at + window.
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', fmt(now - rateWindow))
-local count = redis.call('ZCARD', KEYS[1])
+redis.call('ZREMRANGEBYSCORE', rateLog, '-inf', fmt(now - rateWindow))
+local count = redis.call('ZCARD', rateLog)
 if count >= rateLimit then
   -- Refused requests are not logged, so they consume no quota.
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local oldest = redis.call('ZRANGE', rateLog, 0, 0, 'WITHSCORES')
   return {1, 0, 0, tonumber(oldest[2]) + rateWindow}
 end
-redis.call('ZADD', KEYS[1], ARGV[1], member)
-redis.call('PEXPIRE', KEYS[1], fmt(rateWindow + margin))
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+redis.call('ZADD', rateLog, ARGV[1], member)
+redis.call('PEXPIRE', rateLog, fmt(rateWindow + margin))
+local oldest = redis.call('ZRANGE', rateLog, 0, 0, 'WITHSCORES')
 return {0, 0, rateLimit - count - 1, tonumber(oldest[2]) + rateWindow}
 `;
 
@@ -106,16 +158,17 @@ end
 /**
  * reserveSpend. Complexity O(log N + M), N = spend entries of the key in the hour (bounded by the
  * rate limit), M = entries expiring now (amortised O(1)).
- * KEYS: 1 key spend log (zset id→ms), 2 key spend amounts (hash id→µUSD), 3 key spend sum,
- *       4 key pending reservations (zset id→deadline ms), 5 circuit trip marker (string: until ms),
- *       6 month settled µUSD, 7 month pending (zset id→deadline), 8 month pending amounts (hash),
- *       9 month pending sum, 10 reservation record (string: until ms while reserved)
+ * KEYS: 1-7 the reset set (RESET_KEY_STATE; here the key spend log is a zset id→ms, spend amounts
+ *       a hash id→µUSD, spend sum a running µUSD sum, spend pending a zset id→deadline ms and the
+ *       circuit trip marker a string: until ms:generation), 8 month settled µUSD, 9 month pending (zset
+ *       id→deadline), 10 month pending amounts (hash), 11 month pending sum, 12 reservation record
+ *       (string: until ms while reserved)
  * ARGV: 1 now, 2 reservation id, 3 estimate µUSD, 4 hourly limit µUSD or '', 5 budget µUSD or '',
  *       6 spend window ms, 7 reservation ttl ms, 8 trip marker ttl ms, 9 month ttl ms,
- *       10 record ttl ms, 11 expiry margin ms
+ *       10 record ttl ms, 11 expiry margin ms, 12 key reset at ms
  * Returns {code, firstTrip}; code 0 reserved, 1 circuit open, 2 budget exceeded.
  */
-export const RESERVE_SCRIPT = `${HELPERS}${SPEND_HELPERS}
+export const RESERVE_SCRIPT = `${HELPERS}${SPEND_HELPERS}${KEY_STATE_HELPERS}
 local now = tonumber(ARGV[1])
 local id = ARGV[2]
 local estimate = tonumber(ARGV[3])
@@ -123,40 +176,45 @@ local spendWindow = tonumber(ARGV[6])
 local reservationTtl = tonumber(ARGV[7])
 local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[11])
+local spendLog, spendAmounts, spendSum, spendPending = KEYS[K.spendLog], KEYS[K.spendAmounts], KEYS[K.spendSum], KEYS[K.spendPending]
+local circuitTrip = KEYS[K.circuitTrip]
+local monthSettled, monthPending, monthAmounts, monthSum, record = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 
-trimWindow(KEYS[1], KEYS[2], KEYS[3], fmt(now - spendWindow))
-expirePending(KEYS[4], KEYS[2], KEYS[3], KEYS[1], ARGV[1])
-healSum(KEYS[1], KEYS[2], KEYS[3])
-expirePending(KEYS[7], KEYS[8], KEYS[9], false, ARGV[1])
-healSum(KEYS[7], KEYS[8], KEYS[9])
+local generation = tonumber(ARGV[12])
+clearStaleTrips(now, generation)
+trimWindow(spendLog, spendAmounts, spendSum, fmt(now - spendWindow))
+expirePending(spendPending, spendAmounts, spendSum, spendLog, ARGV[1])
+healSum(spendLog, spendAmounts, spendSum)
+expirePending(monthPending, monthAmounts, monthSum, false, ARGV[1])
+healSum(monthPending, monthAmounts, monthSum)
 
 -- A tripped key stays refused until resetKey, whatever its current limit.
-if markerHolds(KEYS[5], now) then return {1, 0} end
+if markerHolds(circuitTrip, now) then return {1, 0} end
 
 if ARGV[5] ~= '' then
   local budget = tonumber(ARGV[5])
-  local settled = readInt(KEYS[6])
-  if settled >= budget or settled + readInt(KEYS[9]) + estimate > budget then return {2, 0} end
+  local settled = readInt(monthSettled)
+  if settled >= budget or settled + readInt(monthSum) + estimate > budget then return {2, 0} end
 end
 
 -- "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
-if ARGV[4] ~= '' and readInt(KEYS[3]) + estimate > tonumber(ARGV[4]) then
-  redis.call('SET', KEYS[5], fmt(now + tripTtl), 'PX', fmt(tripTtl + margin))
+if ARGV[4] ~= '' and readInt(spendSum) + estimate > tonumber(ARGV[4]) then
+  setMarker(circuitTrip, now, tripTtl, margin, generation)
   return {1, 1}
 end
 
 local deadline = fmt(now + reservationTtl)
 local keyTtl = fmt(math.max(spendWindow, reservationTtl) + margin)
-redis.call('ZADD', KEYS[1], ARGV[1], id)
-redis.call('HSET', KEYS[2], id, ARGV[3])
-redis.call('INCRBY', KEYS[3], ARGV[3])
-redis.call('ZADD', KEYS[4], deadline, id)
-for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], keyTtl) end
-redis.call('ZADD', KEYS[7], deadline, id)
-redis.call('HSET', KEYS[8], id, ARGV[3])
-redis.call('INCRBY', KEYS[9], ARGV[3])
-for i = 7, 9 do redis.call('PEXPIRE', KEYS[i], ARGV[9]) end
-redis.call('SET', KEYS[10], fmt(now + tonumber(ARGV[10])), 'PX', fmt(tonumber(ARGV[10]) + margin))
+redis.call('ZADD', spendLog, ARGV[1], id)
+redis.call('HSET', spendAmounts, id, ARGV[3])
+redis.call('INCRBY', spendSum, ARGV[3])
+redis.call('ZADD', spendPending, deadline, id)
+for _, key in ipairs({spendLog, spendAmounts, spendSum, spendPending}) do redis.call('PEXPIRE', key, keyTtl) end
+redis.call('ZADD', monthPending, deadline, id)
+redis.call('HSET', monthAmounts, id, ARGV[3])
+redis.call('INCRBY', monthSum, ARGV[3])
+for _, key in ipairs({monthPending, monthAmounts, monthSum}) do redis.call('PEXPIRE', key, ARGV[9]) end
+redis.call('SET', record, fmt(now + tonumber(ARGV[10])), 'PX', fmt(tonumber(ARGV[10]) + margin))
 return {0, 0}
 `;
 

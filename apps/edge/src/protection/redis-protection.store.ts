@@ -9,9 +9,9 @@ import {
   parseProtectionLimits,
   systemClock,
 } from './protection-limits.config';
-import { assertKeyId, assertProjectId } from './protection-input.util';
-import type { AdmitResult, Clock, ProtectionLimits, ProtectionStore, ReserveResult, ReserveSpendInput } from './protection-store.port';
-import { ADMIT_SCRIPT, FINISH_SCRIPT, RAISE_MONTH_SCRIPT, RESERVE_SCRIPT } from './redis-protection.scripts';
+import { assertKeyId, assertProjectId, resetAtMsOf } from './protection-input.util';
+import type { AdmitRequestOptions, AdmitResult, Clock, ProtectionLimits, ProtectionStore, ReserveResult, ReserveSpendInput } from './protection-store.port';
+import { ADMIT_SCRIPT, FINISH_SCRIPT, RAISE_MONTH_SCRIPT, RESERVE_SCRIPT, RESET_KEY_STATE } from './redis-protection.scripts';
 import { defineRedisScript, protectionUnavailable, runRedisScript } from './redis-script.runner';
 import { createReservationRef, parseReservationId, type ReservationRef } from './reservation-id.util';
 import { utcMonthOf } from './utc-month.util';
@@ -48,7 +48,7 @@ export const PROTECTION_REDIS_OPTIONS: RedisOptions = {
 };
 
 /** The Redis keys of one API key. All expire on their own; none is needed after its window. */
-function keyKeys(prefix: string, keyId: string) {
+function keyKeys(prefix: string, keyId: string): Record<'rate' | (typeof RESET_KEY_STATE)[number], string> {
   const base = `${prefix}k:${keyId}:`;
   return {
     rate: `${base}rate`,
@@ -71,6 +71,11 @@ function monthKeys(prefix: string, projectId: number, month: string) {
     pendingAmounts: `${base}pending-amounts`,
     pendingSum: `${base}pending-sum`,
   };
+}
+
+/** What resetKey clears, in the order the admit and reserve scripts expect it as their first KEYS. */
+function resetKeySet(key: ReturnType<typeof keyKeys>): string[] {
+  return RESET_KEY_STATE.map((name) => key[name]);
 }
 
 function reservationKey(prefix: string, reservationId: string): string {
@@ -124,14 +129,15 @@ export function createRedisProtectionStore(
   }
 
   return {
-    async admitRequest(keyId: string, opts: { loopGuardExempt: boolean }): Promise<AdmitResult> {
+    async admitRequest(keyId: string, opts: AdmitRequestOptions): Promise<AdmitResult> {
       assertKeyId(keyId);
+      const resetAt = resetAtMsOf(opts.resetAtMs);
       const at = now();
       const key = keyKeys(prefix, keyId);
       const reply = (await runRedisScript(
         redis,
         admitScript,
-        [key.rate, key.loop, key.loopTrip],
+        [...resetKeySet(key), key.rate],
         [
           String(at),
           randomUUID(),
@@ -142,6 +148,7 @@ export function createRedisProtectionStore(
           opts.loopGuardExempt ? '1' : '0',
           String(TRIP_MARKER_TTL_MS),
           margin,
+          String(resetAt),
         ],
       )) as [number, number, number, number];
       const [code, firstTrip, remaining, resetMs] = reply;
@@ -159,6 +166,7 @@ export function createRedisProtectionStore(
       const estimate = usdToMicroUsd(input.estimatedUsd, 'estimatedUsd');
       const hourlyLimit = optionalUsdToMicroUsd(input.hourlyLimitUsd, 'hourlyLimitUsd');
       const budget = optionalUsdToMicroUsd(input.monthlyBudgetUsd, 'monthlyBudgetUsd');
+      const resetAt = resetAtMsOf(input.resetAtMs);
       const at = now();
       const ref = createReservationRef(input.keyId, input.projectId, utcMonthOf(at));
       const key = keyKeys(prefix, input.keyId);
@@ -167,11 +175,7 @@ export function createRedisProtectionStore(
         redis,
         reserveScript,
         [
-          key.spendLog,
-          key.spendAmounts,
-          key.spendSum,
-          key.spendPending,
-          key.circuitTrip,
+          ...resetKeySet(key),
           month.settled,
           month.pending,
           month.pendingAmounts,
@@ -190,6 +194,7 @@ export function createRedisProtectionStore(
           String(MONTH_COUNTER_TTL_MS),
           String(RESERVATION_RECORD_TTL_MS),
           margin,
+          String(resetAt),
         ],
       )) as [number, number];
       const [code, firstTrip] = reply;
@@ -227,10 +232,9 @@ export function createRedisProtectionStore(
     async resetKey(keyId: string): Promise<void> {
       assertKeyId(keyId);
       const key = keyKeys(prefix, keyId);
-      // One DEL is atomic. The rate log stays: the request rate limit is not a paused state, and a
-      // reset must not allow a second burst of 1,000 within the same hour.
+      // One DEL is atomic. The rate log stays (see RESET_KEY_STATE).
       try {
-        await redis.del(key.loop, key.loopTrip, key.circuitTrip, key.spendLog, key.spendAmounts, key.spendSum, key.spendPending);
+        await redis.del(...resetKeySet(key));
       } catch (error) {
         throw protectionUnavailable(error);
       }

@@ -384,22 +384,57 @@ describe('control-plane projects, models, keys and audit through edge (productio
       const changes: events.KeyChanged[] = [];
       const watch = await bus.broadcast(Subjects.keyChanged, async (message) => void changes.push(events.KeyChanged.decode(message.data)));
       try {
-        const first = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', ip: '10.1.2.3', userAgent: 'edge' });
+        const first = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: 0, ip: '10.1.2.3', userAgent: 'edge' });
         expect(first).toMatchObject({ status: 'loop_detected', loopInterventionCount: 1 });
-        const repeated = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', ip: '10.1.2.3', userAgent: 'edge' });
+        const repeated = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: 0, ip: '10.1.2.3', userAgent: 'edge' });
         expect(repeated.loopInterventionCount).toBe(1);
         expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
-        expect((await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', ip: '', userAgent: 'edge' })).loopInterventionCount).toBe(2);
-        expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', ip: '', userAgent: 'edge' })).status).toBe('tripped');
+        const generation = (await service.verifyApiKey({ rawKey: k.raw_key, ip: '', userAgent: '' })).resetAtMs;
+        expect(generation).toBeGreaterThan(0);
+        // Decided under the settings before the reset (an edge still holding them): ignored, no event, no audit.
+        const stale = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: generation - 1, ip: '10.9.9.9', userAgent: 'edge' });
+        expect(stale).toMatchObject({ status: 'active', loopInterventionCount: 1 });
+        expect((await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: generation, ip: '', userAgent: 'edge' })).loopInterventionCount).toBe(2);
+        expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: generation, ip: '', userAgent: 'edge' })).status).toBe('tripped');
         expect((await owner.get('/api/v1/keys')).body.find((item: any) => item.id === k.id)).toMatchObject({ status: 'tripped', loop_intervention_count: 2 });
         await eventually(async () => changes.filter((change) => change.keyId === k.id).length >= 4, 5_000);
         expect(changes.filter((change) => change.keyId === k.id).map((change) => change.status)).toEqual(['loop_detected', 'active', 'loop_detected', 'tripped']);
         expect(await audited((e) => e.event === 'perimeter_block' && e.metadata.key_id === k.id && e.metadata.cause === 'loop_detected' && e.ip === '10.1.2.3')).toBeDefined();
-        expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'active', ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
-        expect((await grpcError(service.recordKeyTrip({ keyId: 'ak_ffffffffffffffff', status: 'tripped', ip: '', userAgent: '' }))).code).toBe('NOT_FOUND');
+        // Audits are written in the trip's own transaction: the later trips above being visible, the ignored one would be too.
+        expect((await owner.get('/api/v1/audit-events')).body.find((e: any) => e.event === 'perimeter_block' && e.ip === '10.9.9.9')).toBeUndefined();
+        expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: -1, ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
+        expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'active', resetAtMs: 0, ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
+        expect((await grpcError(service.recordKeyTrip({ keyId: 'ak_ffffffffffffffff', status: 'tripped', resetAtMs: 0, ip: '', userAgent: '' }))).code).toBe('NOT_FOUND');
       } finally {
         await watch.stop();
       }
+    });
+
+    it('records reset_at when an admin sets a key active from another status, and answers it in VerifyApiKey', async () => {
+      const p = await project();
+      const k = await key(p.id, { hourly_limit: 1 });
+      const resetAtMs = async () => (await service.verifyApiKey({ rawKey: k.raw_key, ip: '', userAgent: '' })).resetAtMs;
+      expect(await resetAtMs()).toBe(0);
+      // Changes that reset nothing: the cap of an active key, active to active, a trip.
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { hourly_limit: 2 })).status).toBe(200);
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
+      expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: 0, ip: '', userAgent: 'edge' })).status).toBe('tripped');
+      expect(await resetAtMs()).toBe(0);
+
+      const before = Date.now();
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).body.status).toBe('active');
+      const first = await resetAtMs();
+      expect(first).toBeGreaterThanOrEqual(before);
+      expect(first).toBeLessThanOrEqual(Date.now());
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active', hourly_limit: null })).status).toBe(200);
+      expect(await resetAtMs()).toBe(first);
+
+      // An admin pause and resume is a reset too.
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'loop_detected' })).status).toBe(200);
+      expect(await resetAtMs()).toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
+      expect(await resetAtMs()).toBeGreaterThan(first);
     });
 
     it('stores neither the model api_key nor the key secret in clear (raw database rows)', async () => {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, RedisProcess, TestHttpClient, type ProjectFixture, type RunningApp } from '@gateway/testing';
+import { Redis } from 'ioredis';
+import { eventually, GatewayFixture, MockProviderProcess, ProductionStack, RedisProcess, TestHttpClient, type JsonResponse, type ProjectFixture, type RunningApp } from '@gateway/testing';
+import { DEFAULT_PROTECTION_PREFIX } from '../../src/protection';
 
 const root = join(__dirname, '../../../..');
 const OWNER = { email: 'owner@protection.test', password: 'protection-password-123' };
@@ -90,6 +92,63 @@ describe('gateway protection across two edge replicas (production mode)', () => 
     expect((await mock.requests()).filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
     const keys = await fixture.dashboard.get('/api/v1/keys');
     expect(keys.body.find((k: { id: string }) => k.id === project.keyId).status).toBe('tripped');
+  }, 60_000);
+
+  /**
+   * Replays a reset that the edges' key.changed handler (resetKey) missed: once both edges have
+   * handled the reset, the trip marker goes back into Redis exactly as the trip wrote it (its value
+   * is `<expiry>:<generation>`, and its generation is the one before the reset). control-plane's
+   * reset_at, carried in the key principal, must make the edges clear it instead of refusing the key.
+   */
+  async function replayMissedReset(
+    project: ProjectFixture,
+    marker: 'loop-trip' | 'circuit-trip',
+    patch: Record<string, unknown>,
+    call: (api: TestHttpClient) => Promise<JsonResponse>,
+  ): Promise<void> {
+    const replicas = clientsOf(project);
+    const store = new Redis(redis.url);
+    try {
+      const key = `${DEFAULT_PROTECTION_PREFIX}k:${project.keyId}:${marker}`;
+      const trip = await store.get(key);
+      expect(Number(trip?.split(':')[0])).toBeGreaterThan(Date.now());
+      const reset = await fixture.dashboard.patch(`/api/v1/keys/${project.keyId}`, { status: 'active', ...patch });
+      expect(reset.status).toBe(200);
+      await eventually(async () => (await call(replicas[0])).status === 200 && (await call(replicas[1])).status === 200);
+      // Both replicas' handlers have run by now; let a straggler's DEL land before the replay.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await store.set(key, trip!, 'PX', 86_400_000);
+
+      for (const api of replicas) expect(await call(api)).toMatchObject({ status: 200 });
+      expect(await store.exists(key)).toBe(0);
+    } finally {
+      store.disconnect();
+    }
+  }
+
+  it('serves a loop-tripped key reset in control-plane although the edges missed the reset (key.changed)', async () => {
+    const project = await fixture.project({ models: models() });
+    const [a, b] = clientsOf(project);
+    const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? b : a).get('/api/v1/traces?per_page=1')));
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(10);
+    await eventually(async () => (await fixture.dashboard.get('/api/v1/keys')).body.find((k: { id: string }) => k.id === project.keyId).status === 'loop_detected');
+
+    await replayMissedReset(project, 'loop-trip', {}, (api) => api.get('/api/v1/traces?per_page=1'));
+    // A new loop after the reset trips again, and control-plane records it: the edges report the
+    // trip under the reset's generation, not an older one it would ignore.
+    const again = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? b : a).get('/api/v1/traces?per_page=1')));
+    expect(again.some((r) => r.status === 429)).toBe(true);
+    await eventually(async () => (await fixture.dashboard.get('/api/v1/keys')).body.find((k: { id: string }) => k.id === project.keyId).status === 'loop_detected');
+  }, 60_000);
+
+  it('serves a circuit-tripped key reset in control-plane although the edges missed the reset (key.changed)', async () => {
+    const project = await fixture.project({ models: models(), settings: { routing_tiers: { simple: 'cheap', complex: 'cheap' } }, key: { hourly_limit: 0.0000001 } });
+    const traceId = await trace(project.api);
+    const capped = await project.api.post('/api/v1/executions', { trace_id: traceId, input: 'hi' });
+    expect(capped).toMatchObject({ status: 429, body: { code: 'CIRCUIT_OPEN' } });
+    await eventually(async () => (await fixture.dashboard.get('/api/v1/keys')).body.find((k: { id: string }) => k.id === project.keyId).status === 'tripped');
+
+    await replayMissedReset(project, 'circuit-trip', { hourly_limit: null }, (api) => api.post('/api/v1/executions', { trace_id: traceId, input: 'hi' }));
   }, 60_000);
 
   it('answers 402 once the monthly budget is reached, and counts the spend exactly', async () => {

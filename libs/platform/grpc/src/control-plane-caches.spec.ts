@@ -15,6 +15,7 @@ const principal = (keyId: string, status = 'active'): controlplane.KeyPrincipal 
   cacheTtlMs: 60_000,
   projectMonthlySpendUsd: 0,
   blockedIps: [],
+  resetAtMs: 0,
 });
 
 /** The in-process bus calls broadcast handlers during publish; let their promises settle. */
@@ -36,6 +37,48 @@ describe('VerifiedKeyCache', () => {
     await settle();
     await expect(cache.verify('ak_1.secret', { ip: '', userAgent: '' })).rejects.toEqual(new DomainError('UNAUTHENTICATED', 'Unauthorized'));
     expect(calls).toBe(2);
+  });
+
+  it('does not cache an answer that was in flight when key.changed or project.changed arrived', async () => {
+    const bus = new InProcessEventBus();
+    const answers: Array<(principal: controlplane.KeyPrincipal) => void> = [];
+    const cache = new VerifiedKeyCache(
+      { verifyApiKey: () => new Promise<controlplane.KeyPrincipal>((resolve) => answers.push(resolve)) } as never,
+      30_000,
+    );
+    await cache.listen(bus);
+    const caller = { ip: '', userAgent: '' };
+    const keyChanged = events.KeyChanged.encode({ meta: undefined, keyId: 'ak_3', projectId: 7, status: 'active', loopInterventionCount: 0 }).finish();
+    const projectChanged = events.ProjectChanged.encode({ meta: undefined, projectId: 7, organizationId: 1, change: 'updated' }).finish();
+
+    // Control-plane read the key before the admin reset it; the reset's key.changed lands first.
+    const stale = cache.lookup('ak_3.s', caller);
+    await bus.publish(Subjects.keyChanged, keyChanged, { eventId: 'e3' });
+    await settle();
+    answers[0](principal('ak_3', 'tripped'));
+    // The caller that asked still gets the answer it waited for, but it is not kept.
+    await expect(stale).resolves.toMatchObject({ status: 'tripped' });
+    const fresh = cache.lookup('ak_3.s', caller);
+    expect(answers).toHaveLength(2);
+    answers[1](principal('ak_3', 'active'));
+    await expect(fresh).resolves.toMatchObject({ status: 'active' });
+
+    // The same for a project change (budget, block list, status) during the call.
+    await bus.publish(Subjects.keyChanged, keyChanged, { eventId: 'e4' });
+    await settle();
+    const beforeProjectChange = cache.lookup('ak_3.s', caller);
+    await bus.publish(Subjects.projectChanged, projectChanged, { eventId: 'p3' });
+    await settle();
+    answers[2](principal('ak_3', 'active'));
+    await beforeProjectChange;
+    const uncontested = cache.lookup('ak_3.s', caller);
+    expect(answers).toHaveLength(4);
+
+    // An answer that raced no change is cached as before.
+    answers[3](principal('ak_3', 'active'));
+    await uncontested;
+    await cache.lookup('ak_3.s', caller);
+    expect(answers).toHaveLength(4);
   });
 
   it('refuses a paused key in verify but reports its status in lookup', async () => {

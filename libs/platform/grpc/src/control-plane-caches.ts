@@ -18,6 +18,12 @@ interface Entry<T> {
  */
 export class VerifiedKeyCache {
   private readonly entries = new Map<string, Entry<controlplane.KeyPrincipal>>();
+  /**
+   * Bumped by every invalidation. A verify call started under an older generation may carry the
+   * state from before the change (e.g. `tripped` after an admin reset it): its answer is returned
+   * to that caller but never cached, so it cannot outlive the change for a whole TTL.
+   */
+  private generation = 0;
 
   constructor(
     private readonly client: Pick<ControlPlaneClient, 'verifyApiKey'>,
@@ -39,17 +45,21 @@ export class VerifiedKeyCache {
   async lookup(rawKey: string, caller: { ip: string; userAgent: string }): Promise<controlplane.KeyPrincipal> {
     const cached = this.entries.get(rawKey);
     if (cached && cached.until > Date.now()) return cached.value;
+    const startedAt = this.generation;
     const answer = await this.client.verifyApiKey({ rawKey, ip: caller.ip, userAgent: caller.userAgent });
+    if (startedAt !== this.generation) return answer;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(rawKey, { value: answer, until: Date.now() + Math.min(answer.cacheTtlMs || 0, this.maxCacheMs) });
     return answer;
   }
 
   invalidateKey(keyId: string): void {
+    this.generation += 1;
     for (const [raw, entry] of this.entries) if (entry.value.keyId === keyId) this.entries.delete(raw);
   }
 
   invalidateProject(projectId: number): void {
+    this.generation += 1;
     for (const [raw, entry] of this.entries) if (entry.value.projectId === projectId) this.entries.delete(raw);
   }
 

@@ -199,6 +199,93 @@ export function describeProtectionStoreContract(name: string, factory: Protectio
       });
     });
 
+    // The key's last admin reset (control-plane's reset_at) arrives with every call as the key's
+    // generation, and each trip records the generation it was decided under. So a replica that
+    // missed the reset's key.changed (and never ran resetKey) still lets the key run again, and so
+    // does a trip written after the reset by a call still holding the key's old settings.
+    describe('reset generation (resetKey missed)', () => {
+      /** Fires `count` admits at once under one generation, alternating replicas. */
+      function admitUnder(stores: ProtectionStore[], keyId: string, count: number, resetAtMs: number): Promise<AdmitResult[]> {
+        return Promise.all(Array.from({ length: count }, (_, i) => stores[i % stores.length].admitRequest(keyId, { loopGuardExempt: false, resetAtMs })));
+      }
+
+      it('admits a loop-tripped key under a newer generation, without resetKey, and can trip it again', async () => {
+        const { clock, stores, a, b, keyId } = await setup();
+        await admitMany(stores, keyId, 51, false);
+        clock.advance(60_000);
+        const resetAtMs = T0 + 30_000;
+        // The loop window is cleared with the trip; the rate log is kept (50 admitted + this one).
+        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toMatchObject({ ok: true, rate: { remaining: 1_000 - 51 } });
+        expect((await admitUnder(stores, keyId, 49, resetAtMs)).every((r) => r.ok)).toBe(true);
+        // A trip under the new generation is a new one, and stands for it and for older callers.
+        expect(await a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: true });
+        clock.advance(60_000);
+        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+        expect(await b.admitRequest(keyId, { loopGuardExempt: false })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+      });
+
+      it('keeps refusing a loop trip for callers of its own or an older generation', async () => {
+        const { clock, stores, a, keyId } = await setup();
+        const generation = T0 - 5_000;
+        expect((await admitUnder(stores, keyId, 51, generation)).filter((r) => !r.ok)).toEqual([{ ok: false, kind: 'loop_detected', firstTrip: true }]);
+        clock.advance(60_000);
+        for (const resetAtMs of [undefined, 0, generation - 1, generation]) {
+          expect(await a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+        }
+        expect((await a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs: generation + 1 })).ok).toBe(true);
+      });
+
+      it('reserves for a circuit-tripped key under a newer generation, with the hourly spend window cleared and the month kept', async () => {
+        const { clock, a, b, keyId, projectId } = await setup();
+        const generation = T0 - 5_000;
+        const input = { keyId, projectId, hourlyLimitUsd: 1, monthlyBudgetUsd: null };
+        await a.settleSpend(await reserveOk(a, { ...input, estimatedUsd: 0.8, resetAtMs: generation }), 0.8);
+        clock.advance(1_000);
+        expect(await b.reserveSpend({ ...input, estimatedUsd: 0.5, resetAtMs: generation })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+        clock.advance(60_000);
+        for (const resetAtMs of [undefined, 0, generation - 1, generation]) {
+          expect(await a.reserveSpend({ ...input, estimatedUsd: 0, resetAtMs })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: false });
+        }
+
+        const resetAtMs = clock.now();
+        // The whole cap again: the 0.8 settled before the reset no longer counts this hour.
+        await b.settleSpend(await reserveOk(b, { ...input, estimatedUsd: 1, resetAtMs }), 1);
+        expect(await a.reserveSpend({ ...input, estimatedUsd: 0.000001, resetAtMs })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+        expect(await b.reserveSpend({ ...input, estimatedUsd: 0, resetAtMs })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: false });
+        expect(await a.monthlySpendUsd(projectId)).toBe(1.8);
+      });
+
+      it('clears a trip written after the reset by a call that still held the old generation', async () => {
+        const { clock, a, b, keyId, projectId } = await setup();
+        const resetAtMs = T0 + 1_000;
+        clock.set(T0 + 5_000);
+        // The admin raised the cap at the reset; a call that still held the old cap (1 µUSD) trips it.
+        expect(await a.reserveSpend({ keyId, projectId, estimatedUsd: 0.5, hourlyLimitUsd: 0.000001, monthlyBudgetUsd: null })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+        await reserveOk(b, { keyId, projectId, estimatedUsd: 0.5, hourlyLimitUsd: null, monthlyBudgetUsd: null, resetAtMs });
+      });
+
+      it('clears a stale circuit trip but keeps a loop trip of the current generation', async () => {
+        const { clock, stores, a, b, keyId, projectId } = await setup();
+        const input = { keyId, projectId, hourlyLimitUsd: 1, monthlyBudgetUsd: null };
+        await a.settleSpend(await reserveOk(a, { ...input, estimatedUsd: 0.8 }), 0.8);
+        expect((await a.reserveSpend({ ...input, estimatedUsd: 0.5 })).ok).toBe(false);
+        const resetAtMs = T0 + 1_000;
+        // After the reset, calls that know of it trip the loop guard.
+        clock.set(T0 + 5_000);
+        await admitUnder(stores, keyId, 51, resetAtMs);
+
+        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+        await reserveOk(a, { ...input, estimatedUsd: 1, resetAtMs });
+        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+      });
+
+      it('rejects a reset generation that is not a non-negative number', async () => {
+        const { a, keyId, projectId } = await setup();
+        await expect(a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs: Number.NaN })).rejects.toThrow(RangeError);
+        await expect(a.reserveSpend({ keyId, projectId, estimatedUsd: 0, hourlyLimitUsd: null, monthlyBudgetUsd: null, resetAtMs: -1 })).rejects.toThrow(RangeError);
+      });
+    });
+
     describe('hourly spend cap (reserve, then settle)', () => {
       it('admits exactly one of 20 parallel reservations when the cap fits one, tripping once', async () => {
         const { stores, keyId, projectId } = await setup();

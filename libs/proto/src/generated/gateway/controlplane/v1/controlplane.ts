@@ -291,6 +291,12 @@ export interface KeyPrincipal {
   projectMonthlySpendUsd: number;
   /** The organization's IP block list (addresses and CIDRs); project.changed invalidates it. */
   blockedIps: string[];
+  /**
+   * When an admin last set the key back to active from another status (ms since the epoch; 0 =
+   * never). Edge treats a loop or circuit trip marker set before it as stale and clears it, so a
+   * missed key.changed broadcast cannot keep a reset key refused beyond the cache TTL.
+   */
+  resetAtMs: number;
 }
 
 export interface RecordKeyTripRequest {
@@ -299,6 +305,12 @@ export interface RecordKeyTripRequest {
   status: string;
   ip: string;
   userAgent: string;
+  /**
+   * The key's reset_at_ms (KeyPrincipal) the edge decided the trip under. A trip decided before
+   * a later admin reset (the edge still held the key's old settings) is ignored: the key stays
+   * active. 0 = decided before any reset.
+   */
+  resetAtMs: number;
 }
 
 export interface TouchKeysRequest {
@@ -4745,6 +4757,7 @@ function createBaseKeyPrincipal(): KeyPrincipal {
     cacheTtlMs: 0,
     projectMonthlySpendUsd: 0,
     blockedIps: [],
+    resetAtMs: 0,
   };
 }
 
@@ -4782,6 +4795,9 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     }
     for (const v of message.blockedIps) {
       writer.uint32(90).string(v!);
+    }
+    if (message.resetAtMs !== 0) {
+      writer.uint32(96).int64(message.resetAtMs);
     }
     return writer;
   },
@@ -4887,6 +4903,14 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
             message.blockedIps.push(reader.string());
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.resetAtMs = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4952,6 +4976,11 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
         : globalThis.Array.isArray(object?.blocked_ips)
         ? object.blocked_ips.map((e: any) => globalThis.String(e))
         : [],
+      resetAtMs: isSet(object.resetAtMs)
+        ? globalThis.Number(object.resetAtMs)
+        : isSet(object.reset_at_ms)
+        ? globalThis.Number(object.reset_at_ms)
+        : 0,
     };
   },
 
@@ -4990,6 +5019,9 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     if (message.blockedIps?.length) {
       obj.blockedIps = message.blockedIps;
     }
+    if (message.resetAtMs !== 0) {
+      obj.resetAtMs = Math.round(message.resetAtMs);
+    }
     return obj;
   },
 
@@ -5009,12 +5041,13 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
     message.cacheTtlMs = object.cacheTtlMs ?? 0;
     message.projectMonthlySpendUsd = object.projectMonthlySpendUsd ?? 0;
     message.blockedIps = object.blockedIps?.map((e) => e) || [];
+    message.resetAtMs = object.resetAtMs ?? 0;
     return message;
   },
 };
 
 function createBaseRecordKeyTripRequest(): RecordKeyTripRequest {
-  return { keyId: "", status: "", ip: "", userAgent: "" };
+  return { keyId: "", status: "", ip: "", userAgent: "", resetAtMs: 0 };
 }
 
 export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
@@ -5030,6 +5063,9 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     }
     if (message.userAgent !== "") {
       writer.uint32(34).string(message.userAgent);
+    }
+    if (message.resetAtMs !== 0) {
+      writer.uint32(40).int64(message.resetAtMs);
     }
     return writer;
   },
@@ -5079,6 +5115,14 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
             message.userAgent = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.resetAtMs = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5105,6 +5149,11 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
         : isSet(object.user_agent)
         ? globalThis.String(object.user_agent)
         : "",
+      resetAtMs: isSet(object.resetAtMs)
+        ? globalThis.Number(object.resetAtMs)
+        : isSet(object.reset_at_ms)
+        ? globalThis.Number(object.reset_at_ms)
+        : 0,
     };
   },
 
@@ -5122,6 +5171,9 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     if (message.userAgent !== "") {
       obj.userAgent = message.userAgent;
     }
+    if (message.resetAtMs !== 0) {
+      obj.resetAtMs = Math.round(message.resetAtMs);
+    }
     return obj;
   },
 
@@ -5134,6 +5186,7 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     message.status = object.status ?? "";
     message.ip = object.ip ?? "";
     message.userAgent = object.userAgent ?? "";
+    message.resetAtMs = object.resetAtMs ?? 0;
     return message;
   },
 };
