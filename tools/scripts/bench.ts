@@ -83,6 +83,28 @@ async function grpcCalls(opsPort: number): Promise<number> {
   return samples.filter((sample) => sample.labels.method?.startsWith('/')).reduce((sum, sample) => sum + sample.value, 0);
 }
 
+/** One concurrency level's figures (ms; the rate per second). */
+interface LevelFigures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  overheadP50: number;
+  overheadP99: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The median of each figure over the rounds, and the range of the rate (one round: no range). */
+function medianLevel(rounds: LevelFigures[]): LevelFigures & { rounds: number; perSecondMin: number; perSecondMax: number } {
+  const of = (key: keyof LevelFigures) => median(rounds.map((round) => round[key]));
+  const rates = rounds.map((round) => round.perSecond);
+  return { perSecond: of('perSecond'), p50: of('p50'), p99: of('p99'), overheadP50: of('overheadP50'), overheadP99: of('overheadP99'), rounds: rounds.length, perSecondMin: Math.min(...rates), perSecondMax: Math.max(...rates) };
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
@@ -111,7 +133,7 @@ async function load(connections: number, calls: number, call: () => Promise<unkn
   return { latencies, perSecond: (calls / (performance.now() - started)) * 1000 };
 }
 
-async function gatewaySection(calls: number) {
+async function gatewaySection(calls: number, rounds: number) {
   const mock = new MockProviderProcess(root);
   await mock.start({ MOCK_REQUEST_LOG_LIMIT: '10' });
   const stack = new ProductionStack({
@@ -151,27 +173,36 @@ async function gatewaySection(calls: number) {
     await load(4, 100, viaGateway);
 
     const apps = [...stack.apps.values()];
-    const levels: Record<string, { perSecond: number; p50: number; p99: number; overheadP50: number; overheadP99: number }> = {};
-    let cpuPerExecution: Record<string, number> = {};
-    let ledgerCallsPerExecution = 0;
     const ledgerOps = stack.apps.get('ledger')!.opsPort;
-    for (const connections of [1, 16, 64]) {
-      const baseline = await load(connections, calls, direct);
-      const cpuBefore = new Map(apps.map((app) => [app.name, cpuMs(app.process?.pid)]));
-      const postgresBefore = postgresCpuMs();
-      const ledgerCallsBefore = await grpcCalls(ledgerOps);
-      const measured = await load(connections, calls, viaGateway);
-      if (connections === 16) {
-        // CPU per execution by process: where the 2 cores go under load.
-        cpuPerExecution = Object.fromEntries(apps.map((app) => [app.name, Math.round(((cpuMs(app.process?.pid) - cpuBefore.get(app.name)!) / calls) * 100) / 100]));
-        cpuPerExecution.postgres = Math.round(((postgresCpuMs() - postgresBefore) / calls) * 100) / 100;
-        // Edge coalesces the trace checks and step writes of concurrent executions (batch methods).
-        ledgerCallsPerExecution = Math.round(((await grpcCalls(ledgerOps)) - ledgerCallsBefore) / calls * 100) / 100;
+    // Each round runs every level once; the levels of one round are measured back to back, so the
+    // rounds alternate over the machine's noise and the medians compare like with like.
+    const perRound: Record<string, LevelFigures[]> = {};
+    const cpuRounds: Record<string, number>[] = [];
+    const ledgerCallRounds: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const connections of [1, 16, 64]) {
+        const baseline = await load(connections, calls, direct);
+        const cpuBefore = new Map(apps.map((app) => [app.name, cpuMs(app.process?.pid)]));
+        const postgresBefore = postgresCpuMs();
+        const ledgerCallsBefore = await grpcCalls(ledgerOps);
+        const measured = await load(connections, calls, viaGateway);
+        if (connections === 16) {
+          // CPU per execution by process: where the 2 cores go under load.
+          const cpu = Object.fromEntries(apps.map((app) => [app.name, (cpuMs(app.process?.pid) - cpuBefore.get(app.name)!) / calls]));
+          cpu.postgres = (postgresCpuMs() - postgresBefore) / calls;
+          cpuRounds.push(cpu);
+          // Edge coalesces the trace checks and step writes of concurrent executions (batch methods).
+          ledgerCallRounds.push(((await grpcCalls(ledgerOps)) - ledgerCallsBefore) / calls);
+        }
+        const gateway = stats(measured.latencies);
+        const mockOnly = stats(baseline.latencies);
+        (perRound[String(connections)] ??= []).push({ perSecond: measured.perSecond, p50: gateway.p50, p99: gateway.p99, overheadP50: gateway.p50 - mockOnly.p50, overheadP99: gateway.p99 - mockOnly.p99 });
       }
-      const gateway = stats(measured.latencies);
-      const mockOnly = stats(baseline.latencies);
-      levels[String(connections)] = { perSecond: measured.perSecond, p50: gateway.p50, p99: gateway.p99, overheadP50: gateway.p50 - mockOnly.p50, overheadP99: gateway.p99 - mockOnly.p99 };
     }
+    const levels = Object.fromEntries(Object.entries(perRound).map(([connections, figures]) => [connections, medianLevel(figures)]));
+    const round2 = (n: number) => Math.round(n * 100) / 100;
+    const cpuPerExecution = Object.fromEntries(Object.keys(cpuRounds[0]).map((name) => [name, round2(median(cpuRounds.map((cpu) => cpu[name])))]));
+    const ledgerCallsPerExecution = round2(median(ledgerCallRounds));
 
     // Time to the first SSE chunk of GET /executions/stream.
     const firstChunk: number[] = [];
@@ -233,13 +264,17 @@ async function main(): Promise<void> {
   for (const row of guardrail.slice(0, 2)) out.push(`${row.name.padEnd(60)} p50 ${fmt(row.p50)}  p95 ${fmt(row.p95)}  max ${fmt(row.max)}  target ${row.targetOf} < ${row.targetMs}: ${row.pass ? 'PASS' : 'FAIL'}`);
   process.stdout.write(out.join('\n') + '\n');
 
-  const calls = Number(process.env.BENCH_CALLS ?? 500);
-  const gateway = await gatewaySection(calls);
+  const calls = positiveInteger('BENCH_CALLS', 500);
+  const rounds = positiveInteger('BENCH_ROUNDS', 1);
+  const gateway = await gatewaySection(calls, rounds);
   const lines = [
     '',
-    `== POST /api/v1/executions in production mode (${calls} calls per level; mock provider at 0 ms; ms) ==`,
-    'connections   executions/s      p50      p99   overhead p50   overhead p99',
-    ...Object.entries(gateway.levels).map(([connections, l]) => `${connections.padStart(11)} ${l.perSecond.toFixed(0).padStart(14)} ${fmt(l.p50)} ${fmt(l.p99)} ${fmt(l.overheadP50).padStart(14)} ${fmt(l.overheadP99).padStart(14)}`),
+    `== POST /api/v1/executions in production mode (${calls} calls per level${rounds > 1 ? `, median of ${rounds} alternating rounds` : ''}; mock provider at 0 ms; ms) ==`,
+    `connections   executions/s      p50      p99   overhead p50   overhead p99${rounds > 1 ? '   executions/s range' : ''}`,
+    ...Object.entries(gateway.levels).map(
+      ([connections, l]) =>
+        `${connections.padStart(11)} ${l.perSecond.toFixed(0).padStart(14)} ${fmt(l.p50)} ${fmt(l.p99)} ${fmt(l.overheadP50).padStart(14)} ${fmt(l.overheadP99).padStart(14)}${rounds > 1 ? `   ${l.perSecondMin.toFixed(0)}–${l.perSecondMax.toFixed(0)}`.padStart(22) : ''}`,
+    ),
     `time to first SSE chunk   p50 ${fmt(gateway.firstChunk.p50)}  p95 ${fmt(gateway.firstChunk.p95)}  p99 ${fmt(gateway.firstChunk.p99)}`,
     `resident memory after the run (MB): ${Object.entries(gateway.memory).map(([app, mb]) => `${app} ${mb}`).join(', ')}`,
     `V8 heap used/total and external (MB): ${Object.entries(gateway.heap).map(([app, h]) => `${app} ${h.used}/${h.total} +${h.external}`).join(', ')}`,
@@ -252,6 +287,15 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n'));
   process.stdout.write(`${JSON.stringify({ metric: 'bench', guardrail: guardrail.slice(0, 2), gateway })}\n`);
+}
+
+/** A positive integer setting of the bench, or its default; anything else stops the run with a clear message. */
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
 }
 
 main().catch((error) => {
