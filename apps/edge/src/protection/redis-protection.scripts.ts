@@ -5,8 +5,10 @@
  *   tests drive time and both adapters share one notion of it. Trip markers and reservation records
  *   hold their logical expiry (injected clock) in their value; PEXPIRE (Redis clock) only collects
  *   garbage, with a margin so skew between the two clocks never drops live data.
- * - A trip marker's value is `<until ms>:<reset generation>`: the key's resetAtMs as the tripping
- *   call knew it (a marker written without a generation reads as generation 0).
+ * - A trip marker's value is its `until` ms, as it always was (so replicas of an earlier version
+ *   still read it during a rolling upgrade); the reset generation the trip was decided under (the
+ *   key's resetAtMs as the tripping call knew it) sits beside it in its own key, with the same
+ *   expiry. A marker without one (written by an earlier version) reads as generation 0.
  * - Money is integer micro-dollars; `fmt` prints integers with %d because redis.call would
  *   otherwise format Lua numbers with %.14g.
  * - Every key is declared in KEYS (no key built inside a script).
@@ -15,15 +17,11 @@
 
 const HELPERS = `
 local function fmt(n) return string.format('%d', n) end
-local function readMarker(key)
-  local untilMs, generation = string.match(redis.call('GET', key) or '', '^(%d+):?(%d*)$')
-  return tonumber(untilMs) or 0, tonumber(generation) or 0
+local function readInt(key)
+  return tonumber(redis.call('GET', key) or '0') or 0
 end
 local function markerHolds(key, now)
-  return (readMarker(key)) > now
-end
-local function setMarker(key, now, tripTtl, margin, generation)
-  redis.call('SET', key, fmt(now + tripTtl) .. ':' .. fmt(generation), 'PX', fmt(tripTtl + margin))
+  return readInt(key) > now
 end
 `;
 
@@ -33,7 +31,7 @@ end
  * the adapter builds resetKey's DEL from it, and the admit and reserve scripts receive these keys,
  * in this order, as KEYS[1..RESET_KEY_STATE.length].
  */
-export const RESET_KEY_STATE = ['loop', 'loopTrip', 'circuitTrip', 'spendLog', 'spendAmounts', 'spendSum', 'spendPending'] as const;
+export const RESET_KEY_STATE = ['loop', 'loopTrip', 'loopTripGeneration', 'circuitTrip', 'circuitTripGeneration', 'spendLog', 'spendAmounts', 'spendSum', 'spendPending'] as const;
 
 /**
  * For the scripts that receive the reset set: `K.<name>` is its position in KEYS, and
@@ -46,13 +44,22 @@ export const RESET_KEY_STATE = ['loop', 'loopTrip', 'circuitTrip', 'spendLog', '
 const KEY_STATE_HELPERS = `
 local K = {${RESET_KEY_STATE.map((name, index) => `${name} = ${index + 1}`).join(', ')}}
 local RESET_KEY_COUNT = ${RESET_KEY_STATE.length}
+local TRIPS = {{K.loopTrip, K.loopTripGeneration}, {K.circuitTrip, K.circuitTripGeneration}}
+local function setTrip(trip, now, tripTtl, margin, generation)
+  local px = fmt(tripTtl + margin)
+  redis.call('SET', KEYS[trip[1]], fmt(now + tripTtl), 'PX', px)
+  redis.call('SET', KEYS[trip[2]], fmt(generation), 'PX', px)
+end
 local function clearStaleTrips(now, resetAt)
   if resetAt <= 0 then return end
   local stale, keep = false, {}
-  for _, index in ipairs({K.loopTrip, K.circuitTrip}) do
-    local untilMs, generation = readMarker(KEYS[index])
-    if untilMs > now then
-      if generation < resetAt then stale = true else keep[index] = true end
+  for _, trip in ipairs(TRIPS) do
+    if readInt(KEYS[trip[1]]) > now then
+      if readInt(KEYS[trip[2]]) < resetAt then
+        stale = true
+      else
+        keep[trip[1]], keep[trip[2]] = true, true
+      end
     end
   end
   if not stale then return end
@@ -67,8 +74,9 @@ end
 /**
  * admitRequest. Complexity O(log N + M), N = requests in the window (≤ rate limit), M = entries
  * expiring now (amortised O(1)).
- * KEYS: 1-7 the reset set (RESET_KEY_STATE; here the loop log is a zset id→ms and the loop trip
- *       marker a string: until ms:generation), 8 rate log (zset id→ms)
+ * KEYS: 1..n the reset set (RESET_KEY_STATE, n = RESET_KEY_COUNT; here the loop log is a zset
+ *       id→ms, the loop trip marker a string: until ms, its generation an integer), n+1 rate log
+ *       (zset id→ms)
  * ARGV: 1 now, 2 unique request id, 3 rate limit, 4 rate window ms, 5 loop max, 6 loop window ms,
  *       7 loop guard exempt '1'|'0', 8 trip marker ttl ms, 9 expiry margin ms, 10 key reset at ms
  * Returns {code, firstTrip, remaining, resetMs}; code 0 admitted, 1 rate limited, 2 loop detected.
@@ -85,7 +93,7 @@ local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[9])
 local loopLog = KEYS[K.loop]
 local loopTrip = KEYS[K.loopTrip]
-local rateLog = KEYS[8]
+local rateLog = KEYS[RESET_KEY_COUNT + 1]
 
 local generation = tonumber(ARGV[10])
 clearStaleTrips(now, generation)
@@ -95,7 +103,7 @@ if not exempt then
   if markerHolds(loopTrip, now) then return {2, 0, 0, 0} end
   redis.call('ZREMRANGEBYSCORE', loopLog, '-inf', fmt(now - loopWindow))
   if redis.call('ZCARD', loopLog) >= loopMax then
-    setMarker(loopTrip, now, tripTtl, margin, generation)
+    setTrip(TRIPS[1], now, tripTtl, margin, generation)
     return {2, 1, 0, 0}
   end
   -- Counted before the rate check: a client hammering through 429s is exactly a loop.
@@ -150,19 +158,16 @@ local function healSum(setKey, amountKey, sumKey)
   -- An empty set means a zero sum; resetting here keeps any past drift from living on.
   if redis.call('ZCARD', setKey) == 0 then redis.call('DEL', amountKey, sumKey) end
 end
-local function readInt(key)
-  return tonumber(redis.call('GET', key) or '0') or 0
-end
 `;
 
 /**
  * reserveSpend. Complexity O(log N + M), N = spend entries of the key in the hour (bounded by the
  * rate limit), M = entries expiring now (amortised O(1)).
- * KEYS: 1-7 the reset set (RESET_KEY_STATE; here the key spend log is a zset id→ms, spend amounts
- *       a hash id→µUSD, spend sum a running µUSD sum, spend pending a zset id→deadline ms and the
- *       circuit trip marker a string: until ms:generation), 8 month settled µUSD, 9 month pending (zset
- *       id→deadline), 10 month pending amounts (hash), 11 month pending sum, 12 reservation record
- *       (string: until ms while reserved)
+ * KEYS: 1..n the reset set (RESET_KEY_STATE, n = RESET_KEY_COUNT; here the key spend log is a
+ *       zset id→ms, spend amounts a hash id→µUSD, spend sum a running µUSD sum, spend pending a
+ *       zset id→deadline ms, the circuit trip marker a string: until ms, its generation an
+ *       integer), n+1 month settled µUSD, n+2 month pending (zset id→deadline), n+3 month pending
+ *       amounts (hash), n+4 month pending sum, n+5 reservation record (string: until ms while reserved)
  * ARGV: 1 now, 2 reservation id, 3 estimate µUSD, 4 hourly limit µUSD or '', 5 budget µUSD or '',
  *       6 spend window ms, 7 reservation ttl ms, 8 trip marker ttl ms, 9 month ttl ms,
  *       10 record ttl ms, 11 expiry margin ms, 12 key reset at ms
@@ -178,7 +183,8 @@ local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[11])
 local spendLog, spendAmounts, spendSum, spendPending = KEYS[K.spendLog], KEYS[K.spendAmounts], KEYS[K.spendSum], KEYS[K.spendPending]
 local circuitTrip = KEYS[K.circuitTrip]
-local monthSettled, monthPending, monthAmounts, monthSum, record = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
+local n = RESET_KEY_COUNT
+local monthSettled, monthPending, monthAmounts, monthSum, record = KEYS[n + 1], KEYS[n + 2], KEYS[n + 3], KEYS[n + 4], KEYS[n + 5]
 
 local generation = tonumber(ARGV[12])
 clearStaleTrips(now, generation)
@@ -199,7 +205,7 @@ end
 
 -- "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
 if ARGV[4] ~= '' and readInt(spendSum) + estimate > tonumber(ARGV[4]) then
-  setMarker(circuitTrip, now, tripTtl, margin, generation)
+  setTrip(TRIPS[2], now, tripTtl, margin, generation)
   return {1, 1}
 end
 

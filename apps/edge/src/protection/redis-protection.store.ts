@@ -54,11 +54,13 @@ function keyKeys(prefix: string, keyId: string): Record<'rate' | (typeof RESET_K
     rate: `${base}rate`,
     loop: `${base}loop`,
     loopTrip: `${base}loop-trip`,
+    loopTripGeneration: `${base}loop-trip-generation`,
     spendLog: `${base}spend-log`,
     spendAmounts: `${base}spend-amounts`,
     spendSum: `${base}spend-sum`,
     spendPending: `${base}spend-pending`,
     circuitTrip: `${base}circuit-trip`,
+    circuitTripGeneration: `${base}circuit-trip-generation`,
   };
 }
 

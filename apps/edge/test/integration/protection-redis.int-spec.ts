@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { DEFAULT_LIMITS, PROTECTION_REDIS_OPTIONS, createRedisProtectionStore, type ProtectionStore } from '../../src/protection';
+import { TRIP_MARKER_TTL_MS } from '../../src/protection/protection-limits.config';
 import { createReservationRef } from '../../src/protection/reservation-id.util';
 import { createManualClock } from '../../src/protection/testing/manual-clock.fixture';
 import { describeProtectionStoreContract } from '../../src/protection/testing/protection-store.contract';
@@ -146,6 +147,23 @@ describe('redis protection store', () => {
     const [settledKey] = await keysUnder(replicaA, `${prefix}p:3:`).then((keys) => keys.filter((key) => key.endsWith(':settled')));
     expect(await replicaA.get(settledKey)).toBe('200000');
     expect(await store.monthlySpendUsd(3)).toBe(0.2);
+  });
+
+  it('keeps a trip marker readable by earlier versions (rolling upgrade) and reads theirs as generation 0', async () => {
+    const now = Date.now();
+    const store = createRedisProtectionStore(replicaA, { limits: DEFAULT_LIMITS, clock: createManualClock(now), prefix });
+    const generation = now - 60_000;
+    const results = await Promise.all(Array.from({ length: 51 }, () => store.admitRequest('ak_marker', { loopGuardExempt: false, resetAtMs: generation })));
+    expect(results.filter((result) => !result.ok)).toHaveLength(1);
+    // The marker's value is its expiry alone, as before; the generation sits beside it.
+    expect(await replicaA.get(`${prefix}k:ak_marker:loop-trip`)).toBe(String(now + TRIP_MARKER_TTL_MS));
+    expect(await replicaA.get(`${prefix}k:ak_marker:loop-trip-generation`)).toBe(String(generation));
+
+    // A circuit trip written by an earlier version: the marker without a generation.
+    await replicaA.set(`${prefix}k:ak_legacy:circuit-trip`, String(now + TRIP_MARKER_TTL_MS), 'PX', TRIP_MARKER_TTL_MS);
+    const input = { keyId: 'ak_legacy', projectId: 4, estimatedUsd: 0.1, hourlyLimitUsd: null, monthlyBudgetUsd: null };
+    expect(await store.reserveSpend(input)).toEqual({ ok: false, kind: 'circuit_open', firstTrip: false });
+    expect(await store.reserveSpend({ ...input, resetAtMs: 1 })).toMatchObject({ ok: true });
   });
 
   it('works with the system clock when none is injected', async () => {
