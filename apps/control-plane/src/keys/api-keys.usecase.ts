@@ -47,6 +47,8 @@ const KEY_STATUSES = ['active', 'tripped', 'loop_detected'] as const;
 const TRIP_STATUSES = ['tripped', 'loop_detected'] as const;
 const KEY_ID = /^ak_[0-9a-f]{4,64}$/;
 const MAX_TOUCH_BATCH = 10_000;
+/** The largest time a JavaScript Date holds (ms epoch). */
+const MAX_EPOCH_MS = 8.64e15;
 // The secret is 256 random bits, so a single SHA-256 is enough (no dictionary to slow down).
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const unauthorized = () => new DomainError('UNAUTHENTICATED', 'Unauthorized');
@@ -155,9 +157,10 @@ export class ApiKeysUseCase {
   }
 
   /**
-   * PATCH status (active | tripped | loop_detected) and/or hourly_limit (null = no cap). Setting a
-   * key active from another status records `reset_at`: edge clears trips older than it even if it
-   * missed this change's key.changed broadcast.
+   * PATCH status (active | tripped | loop_detected) and/or hourly_limit (null = no cap). An explicit
+   * `status: active` is a reset (as edge's key.changed handler treats it): it moves `reset_at`, the
+   * key's generation, so edge clears trips decided under an older one even if it missed this
+   * change's broadcast, and control-plane ignores trips reported under an older one.
    */
   async update(actor: SessionActor, keyId: string, patch: { status?: string; hourlyLimit?: number | null }): Promise<ApiKeyView> {
     requireRole(actor, ['owner', 'admin']);
@@ -167,12 +170,14 @@ export class ApiKeysUseCase {
     errors.push(...hourlyLimitErrors(patch.hourlyLimit));
     if (errors.length > 0) fail(errors);
     const updated = await this.db.$transaction(async (tx) => {
+      let next = await tx.apiKey.update({ where: { id: row.id }, data: { status: patch.status, hourlyLimit: patch.hourlyLimit } });
       if (patch.status === 'active') {
-        // Decided on the row as locked by this statement, not as read above: a trip recorded in
-        // between (recordTrip) is reset too.
-        await tx.apiKey.updateMany({ where: { id: row.id, status: { not: 'active' } }, data: { resetAt: new Date() } });
+        // The update above holds the row's lock (after any trip being recorded concurrently has
+        // committed), so `next.resetAt` is the latest and only this transaction moves it now: the
+        // generation only ever grows, even between control-plane replicas whose clocks differ.
+        const resetAt = new Date(Math.max(Date.now(), (next.resetAt?.getTime() ?? 0) + 1));
+        next = await tx.apiKey.update({ where: { id: row.id }, data: { resetAt } });
       }
-      const next = await tx.apiKey.update({ where: { id: row.id }, data: { status: patch.status, hourlyLimit: patch.hourlyLimit } });
       await emitKeyChanged(tx, next);
       return next;
     });
@@ -197,17 +202,22 @@ export class ApiKeysUseCase {
    * under an older reset generation than the key's (`resetAtMs` below its reset_at: the edge still
    * held the settings an admin has since reset) is ignored as well: the reset stands.
    */
-  async recordTrip(input: { keyId: string; status: string; resetAtMs: number; ip: string; userAgent: string }): Promise<ApiKeyView> {
+  async recordTrip(input: { keyId: string; status: string; resetAtMs?: number; ip: string; userAgent: string }): Promise<ApiKeyView> {
     if (!(TRIP_STATUSES as readonly string[]).includes(input.status)) fail([`Status must be one of ${TRIP_STATUSES.join(', ')}`]);
+    // Absent: an edge of an earlier version, which knows no generations; its trip is recorded.
     const generation = input.resetAtMs;
-    if (!Number.isSafeInteger(generation) || generation < 0) fail(['reset_at_ms must be a non-negative integer']);
+    if (generation !== undefined && !(Number.isSafeInteger(generation) && generation >= 0 && generation <= MAX_EPOCH_MS)) fail(['reset_at_ms must be an integer ms epoch']);
     const row = KEY_ID.test(input.keyId) ? await this.db.apiKey.findUnique({ where: { id: input.keyId } }) : null;
     if (!row || row.status === 'revoked') throw new DomainError('NOT_FOUND', 'Not found');
     const updated = await this.db.$transaction(async (tx) => {
       // Conditional on the current status, so concurrent reports count one halt, and on the reset
       // generation as locked by this statement, so a reset committed meanwhile stands.
       const { count } = await tx.apiKey.updateMany({
-        where: { id: row.id, status: { notIn: [input.status, 'revoked'] }, OR: [{ resetAt: null }, { resetAt: { lte: new Date(generation) } }] },
+        where: {
+          id: row.id,
+          status: { notIn: [input.status, 'revoked'] },
+          ...(generation === undefined ? {} : { OR: [{ resetAt: null }, { resetAt: { lte: new Date(generation) } }] }),
+        },
         data: { status: input.status, ...(input.status === 'loop_detected' ? { loopInterventionCount: { increment: 1 } } : {}) },
       });
       const next = await tx.apiKey.findUniqueOrThrow({ where: { id: row.id } });

@@ -32,9 +32,11 @@ interface KeyState {
   /** ms epoch (injected clock) until which the trip marker holds; 0 = not tripped. */
   loopTripUntil: number;
   circuitTripUntil: number;
-  /** The key's reset generation (resetAtMs) the trip was decided under; see clearStaleTrips. */
+  /** The key's reset generation (resetAtMs) the trip was decided under; see applyGeneration. */
   loopTripGeneration: number;
   circuitTripGeneration: number;
+  /** The last reset generation this store caught up with (0 = none). */
+  appliedGeneration: number;
   /** Rolling-hour spend entries (reserved and settled) by reservation id. */
   spend: Map<string, SpendEntry>;
   /** Outstanding reservations: id → deadline (ms epoch). */
@@ -69,7 +71,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
   function keyState(keyId: string): KeyState {
     let state = keys.get(keyId);
     if (!state) {
-      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, loopTripGeneration: 0, circuitTripGeneration: 0, spend: new Map(), pending: new Map() };
+      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, loopTripGeneration: 0, circuitTripGeneration: 0, appliedGeneration: 0, spend: new Map(), pending: new Map() };
       keys.set(keyId, state);
     }
     return state;
@@ -122,18 +124,17 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
 
   /**
    * Catches up on a reset whose key.changed (and so resetKey) never reached this store, like the
-   * scripts' clearStaleTrips: a live marker decided under an older reset generation than the
-   * caller's (resetAtMs) is stale. If one is, do what resetKey does, except that a marker decided
-   * under the caller's generation stands.
+   * scripts' applyGeneration: the first call of a newer generation than the applied one finds any
+   * live trip decided under an older generation stale and does what resetKey does, once per
+   * generation. Returns the applied generation. (Every trip here records its generation, so no
+   * trip of a newer generation than the applied one can exist: nothing to keep.)
    */
-  function clearStaleTrips(state: KeyState, now: number, resetAtMs: number): void {
-    const loop = { until: state.loopTripUntil, generation: state.loopTripGeneration };
-    const circuit = { until: state.circuitTripUntil, generation: state.circuitTripGeneration };
-    const stale = (trip: { until: number; generation: number }) => trip.until > now && trip.generation < resetAtMs;
-    if (!stale(loop) && !stale(circuit)) return;
-    clearKeyState(state);
-    if (loop.until > now && !stale(loop)) [state.loopTripUntil, state.loopTripGeneration] = [loop.until, loop.generation];
-    if (circuit.until > now && !stale(circuit)) [state.circuitTripUntil, state.circuitTripGeneration] = [circuit.until, circuit.generation];
+  function applyGeneration(state: KeyState, now: number, generation: number): number {
+    if (generation <= state.appliedGeneration) return state.appliedGeneration;
+    const stale = (until: number, tripGeneration: number) => until > now && tripGeneration < generation;
+    if (stale(state.loopTripUntil, state.loopTripGeneration) || stale(state.circuitTripUntil, state.circuitTripGeneration)) clearKeyState(state);
+    state.appliedGeneration = generation;
+    return generation;
   }
 
   /** Drops spend entries that left the rolling window and reservations past their deadline. */
@@ -197,12 +198,15 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       const resetAtMs = resetAtMsOf(opts.resetAtMs);
       const now = clock.now();
       const state = keyState(keyId);
-      clearStaleTrips(state, now, resetAtMs);
+      const applied = applyGeneration(state, now, resetAtMs);
 
       if (!opts.loopGuardExempt) {
         if (state.loopTripUntil > now) return { ok: false, kind: 'loop_detected', firstTrip: false };
         state.loop = state.loop.filter((at) => at > now - limits.loopWindowMs);
         if (state.loop.length >= limits.loopMaxRequests) {
+          // A call of an older generation than the applied one (it holds the settings from before
+          // a reset) is refused but writes no trip.
+          if (resetAtMs < applied) return { ok: false, kind: 'loop_detected', firstTrip: false };
           [state.loopTripUntil, state.loopTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
           return { ok: false, kind: 'loop_detected', firstTrip: true };
         }
@@ -239,7 +243,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       const ref = createReservationRef(input.keyId, input.projectId, utcMonthOf(now));
 
       const key = keyState(input.keyId);
-      clearStaleTrips(key, now, resetAtMs);
+      const applied = applyGeneration(key, now, resetAtMs);
       trimSpend(key, now);
       const month = monthState(input.projectId, ref.month, now);
       trimMonthPending(month, now);
@@ -257,6 +261,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
 
       // "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
       if (hourlyLimit !== null && sumSpend(key) + estimate > hourlyLimit) {
+        if (resetAtMs < applied) return { ok: false, kind: 'circuit_open', firstTrip: false };
         [key.circuitTripUntil, key.circuitTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
         return { ok: false, kind: 'circuit_open', firstTrip: true };
       }

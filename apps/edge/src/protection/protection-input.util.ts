@@ -11,9 +11,12 @@ export function assertProjectId(projectId: number): void {
   }
 }
 
-/** A key's last reset time (ms epoch) as the scripts compare it: an integer, 0 when never reset. */
+/** The largest time a JavaScript Date holds (ms epoch). */
+const MAX_EPOCH_MS = 8.64e15;
+
+/** A key's reset generation (ms epoch of its last reset, 0 = never) as the scripts compare it: an integer. */
 export function resetAtMsOf(resetAtMs: number | undefined): number {
   if (resetAtMs === undefined) return 0;
-  if (!Number.isFinite(resetAtMs) || resetAtMs < 0) throw new RangeError(`resetAtMs must be a non-negative number of ms, got ${String(resetAtMs)}`);
-  return Math.floor(resetAtMs);
+  if (!Number.isSafeInteger(resetAtMs) || resetAtMs < 0 || resetAtMs > MAX_EPOCH_MS) throw new RangeError(`resetAtMs must be an integer ms epoch, got ${String(resetAtMs)}`);
+  return resetAtMs;
 }

@@ -17,7 +17,7 @@ export const DEFAULT_LIMITS: ProtectionLimits = Object.freeze({
 export const systemClock: Clock = { now: () => Date.now() };
 
 /**
- * A trip marker (loop guard, circuit) stays until resetKey. The TTL only bounds garbage when a
+ * A trip marker (loop guard, circuit) stays until resetKey or a call of a newer reset generation. The TTL only bounds garbage when a
  * key is deleted instead of reset; by then control-plane already refuses the key at auth, and if
  * persisting the status had failed, the expiry lets a new trip report firstTrip again.
  */

@@ -34,40 +34,54 @@ end
 export const RESET_KEY_STATE = ['loop', 'loopTrip', 'loopTripGeneration', 'circuitTrip', 'circuitTripGeneration', 'spendLog', 'spendAmounts', 'spendSum', 'spendPending'] as const;
 
 /**
- * For the scripts that receive the reset set: `K.<name>` is its position in KEYS, and
- * clearStaleTrips catches up on a reset whose key.changed broadcast (and so resetKey) this store
- * never saw. The caller's resetAt (the key's last admin reset as control-plane answered it, ms;
- * 0 = never) is the key's generation; a live marker decided under an older generation is stale,
- * even if it was written after the reset by a call still holding the key's old settings. If one
- * is, the script first does what resetKey does, except that a marker of the caller's generation stands.
+ * For the scripts that receive the reset set and then the key's applied generation
+ * (KEYS[RESET_KEY_COUNT + 1]): `K.<name>` is a reset-set key's position in KEYS.
+ *
+ * The caller's generation is the key's last admin reset as control-plane answered it (resetAtMs,
+ * 0 = never). applyGeneration catches up on a reset whose key.changed broadcast (and so resetKey)
+ * this store never saw: the first call of a newer generation than the key's applied one finds any
+ * live trip decided under an older generation stale and does what resetKey does (a trip without a
+ * recorded generation, written by an earlier version or with its generation key evicted, is never
+ * stale: fail closed), then records its generation as applied. It does so once per generation, so
+ * nothing a later call of an older generation does can wipe the windows again: such a call (it
+ * still holds the key's settings from before the reset) is refused when it would trip the key,
+ * but writes no trip (setTrip) and reports no first trip.
  */
 const KEY_STATE_HELPERS = `
 local K = {${RESET_KEY_STATE.map((name, index) => `${name} = ${index + 1}`).join(', ')}}
 local RESET_KEY_COUNT = ${RESET_KEY_STATE.length}
+local GENERATION = KEYS[RESET_KEY_COUNT + 1]
 local TRIPS = {{K.loopTrip, K.loopTripGeneration}, {K.circuitTrip, K.circuitTripGeneration}}
-local function setTrip(trip, now, tripTtl, margin, generation)
-  local px = fmt(tripTtl + margin)
-  redis.call('SET', KEYS[trip[1]], fmt(now + tripTtl), 'PX', px)
-  redis.call('SET', KEYS[trip[2]], fmt(generation), 'PX', px)
-end
-local function clearStaleTrips(now, resetAt)
-  if resetAt <= 0 then return end
+local function applyGeneration(now, generation, ttl)
+  local applied = readInt(GENERATION)
+  if generation <= applied then return applied end
   local stale, keep = false, {}
   for _, trip in ipairs(TRIPS) do
     if readInt(KEYS[trip[1]]) > now then
-      if readInt(KEYS[trip[2]]) < resetAt then
+      if (tonumber(redis.call('GET', KEYS[trip[2]]) or '') or math.huge) < generation then
         stale = true
       else
         keep[trip[1]], keep[trip[2]] = true, true
       end
     end
   end
-  if not stale then return end
-  local reset = {}
-  for index = 1, RESET_KEY_COUNT do
-    if not keep[index] then reset[#reset + 1] = KEYS[index] end
+  if stale then
+    local reset = {}
+    for index = 1, RESET_KEY_COUNT do
+      if not keep[index] then reset[#reset + 1] = KEYS[index] end
+    end
+    redis.call('DEL', unpack(reset))
   end
-  redis.call('DEL', unpack(reset))
+  redis.call('SET', GENERATION, fmt(generation), 'PX', ttl)
+  return generation
+end
+-- Writes the trip unless the caller's generation is older than the applied one; true if written.
+local function setTrip(trip, now, tripTtl, margin, generation, applied)
+  if generation < applied then return false end
+  local px = fmt(tripTtl + margin)
+  redis.call('SET', KEYS[trip[1]], fmt(now + tripTtl), 'PX', px)
+  redis.call('SET', KEYS[trip[2]], fmt(generation), 'PX', px)
+  return true
 end
 `;
 
@@ -75,8 +89,8 @@ end
  * admitRequest. Complexity O(log N + M), N = requests in the window (≤ rate limit), M = entries
  * expiring now (amortised O(1)).
  * KEYS: 1..n the reset set (RESET_KEY_STATE, n = RESET_KEY_COUNT; here the loop log is a zset
- *       id→ms, the loop trip marker a string: until ms, its generation an integer), n+1 rate log
- *       (zset id→ms)
+ *       id→ms, the loop trip marker a string: until ms, its generation an integer), n+1 the key's
+ *       applied generation (integer), n+2 rate log (zset id→ms)
  * ARGV: 1 now, 2 unique request id, 3 rate limit, 4 rate window ms, 5 loop max, 6 loop window ms,
  *       7 loop guard exempt '1'|'0', 8 trip marker ttl ms, 9 expiry margin ms, 10 key reset at ms
  * Returns {code, firstTrip, remaining, resetMs}; code 0 admitted, 1 rate limited, 2 loop detected.
@@ -93,18 +107,18 @@ local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[9])
 local loopLog = KEYS[K.loop]
 local loopTrip = KEYS[K.loopTrip]
-local rateLog = KEYS[RESET_KEY_COUNT + 1]
+local rateLog = KEYS[RESET_KEY_COUNT + 2]
 
 local generation = tonumber(ARGV[10])
-clearStaleTrips(now, generation)
+local applied = applyGeneration(now, generation, fmt(tripTtl + margin))
 
 if not exempt then
-  -- A tripped key stays refused until resetKey; only the first caller sees firstTrip = 1.
+  -- A tripped key stays refused until resetKey or a newer generation; only the first caller sees firstTrip = 1.
   if markerHolds(loopTrip, now) then return {2, 0, 0, 0} end
   redis.call('ZREMRANGEBYSCORE', loopLog, '-inf', fmt(now - loopWindow))
   if redis.call('ZCARD', loopLog) >= loopMax then
-    setTrip(TRIPS[1], now, tripTtl, margin, generation)
-    return {2, 1, 0, 0}
+    if setTrip(TRIPS[1], now, tripTtl, margin, generation, applied) then return {2, 1, 0, 0} end
+    return {2, 0, 0, 0}
   end
   -- Counted before the rate check: a client hammering through 429s is exactly a loop.
   redis.call('ZADD', loopLog, ARGV[1], member)
@@ -166,8 +180,9 @@ end
  * KEYS: 1..n the reset set (RESET_KEY_STATE, n = RESET_KEY_COUNT; here the key spend log is a
  *       zset id→ms, spend amounts a hash id→µUSD, spend sum a running µUSD sum, spend pending a
  *       zset id→deadline ms, the circuit trip marker a string: until ms, its generation an
- *       integer), n+1 month settled µUSD, n+2 month pending (zset id→deadline), n+3 month pending
- *       amounts (hash), n+4 month pending sum, n+5 reservation record (string: until ms while reserved)
+ *       integer), n+1 the key's applied generation (integer), n+2 month settled µUSD, n+3 month
+ *       pending (zset id→deadline), n+4 month pending amounts (hash), n+5 month pending sum, n+6
+ *       reservation record (string: until ms while reserved)
  * ARGV: 1 now, 2 reservation id, 3 estimate µUSD, 4 hourly limit µUSD or '', 5 budget µUSD or '',
  *       6 spend window ms, 7 reservation ttl ms, 8 trip marker ttl ms, 9 month ttl ms,
  *       10 record ttl ms, 11 expiry margin ms, 12 key reset at ms
@@ -183,18 +198,18 @@ local tripTtl = tonumber(ARGV[8])
 local margin = tonumber(ARGV[11])
 local spendLog, spendAmounts, spendSum, spendPending = KEYS[K.spendLog], KEYS[K.spendAmounts], KEYS[K.spendSum], KEYS[K.spendPending]
 local circuitTrip = KEYS[K.circuitTrip]
-local n = RESET_KEY_COUNT
+local n = RESET_KEY_COUNT + 1
 local monthSettled, monthPending, monthAmounts, monthSum, record = KEYS[n + 1], KEYS[n + 2], KEYS[n + 3], KEYS[n + 4], KEYS[n + 5]
 
 local generation = tonumber(ARGV[12])
-clearStaleTrips(now, generation)
+local applied = applyGeneration(now, generation, fmt(tripTtl + margin))
 trimWindow(spendLog, spendAmounts, spendSum, fmt(now - spendWindow))
 expirePending(spendPending, spendAmounts, spendSum, spendLog, ARGV[1])
 healSum(spendLog, spendAmounts, spendSum)
 expirePending(monthPending, monthAmounts, monthSum, false, ARGV[1])
 healSum(monthPending, monthAmounts, monthSum)
 
--- A tripped key stays refused until resetKey, whatever its current limit.
+-- A tripped key stays refused until resetKey or a newer generation, whatever its current limit.
 if markerHolds(circuitTrip, now) then return {1, 0} end
 
 if ARGV[5] ~= '' then
@@ -205,8 +220,8 @@ end
 
 -- "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
 if ARGV[4] ~= '' and readInt(spendSum) + estimate > tonumber(ARGV[4]) then
-  setTrip(TRIPS[2], now, tripTtl, margin, generation)
-  return {1, 1}
+  if setTrip(TRIPS[2], now, tripTtl, margin, generation, applied) then return {1, 1} end
+  return {1, 0}
 end
 
 local deadline = fmt(now + reservationTtl)

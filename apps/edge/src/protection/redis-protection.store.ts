@@ -48,10 +48,12 @@ export const PROTECTION_REDIS_OPTIONS: RedisOptions = {
 };
 
 /** The Redis keys of one API key. All expire on their own; none is needed after its window. */
-function keyKeys(prefix: string, keyId: string): Record<'rate' | (typeof RESET_KEY_STATE)[number], string> {
+function keyKeys(prefix: string, keyId: string): Record<'rate' | 'generation' | (typeof RESET_KEY_STATE)[number], string> {
   const base = `${prefix}k:${keyId}:`;
   return {
     rate: `${base}rate`,
+    // The last reset generation this store caught up with (see the scripts' applyGeneration).
+    generation: `${base}generation`,
     loop: `${base}loop`,
     loopTrip: `${base}loop-trip`,
     loopTripGeneration: `${base}loop-trip-generation`,
@@ -78,6 +80,11 @@ function monthKeys(prefix: string, projectId: number, month: string) {
 /** What resetKey clears, in the order the admit and reserve scripts expect it as their first KEYS. */
 function resetKeySet(key: ReturnType<typeof keyKeys>): string[] {
   return RESET_KEY_STATE.map((name) => key[name]);
+}
+
+/** The first KEYS of the admit and reserve scripts: the reset set, then the applied generation. */
+function keyStateKeys(key: ReturnType<typeof keyKeys>): string[] {
+  return [...resetKeySet(key), key.generation];
 }
 
 function reservationKey(prefix: string, reservationId: string): string {
@@ -139,7 +146,7 @@ export function createRedisProtectionStore(
       const reply = (await runRedisScript(
         redis,
         admitScript,
-        [...resetKeySet(key), key.rate],
+        [...keyStateKeys(key), key.rate],
         [
           String(at),
           randomUUID(),
@@ -177,7 +184,7 @@ export function createRedisProtectionStore(
         redis,
         reserveScript,
         [
-          ...resetKeySet(key),
+          ...keyStateKeys(key),
           month.settled,
           month.pending,
           month.pendingAmounts,

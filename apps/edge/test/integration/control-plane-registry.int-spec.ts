@@ -402,7 +402,7 @@ describe('control-plane projects, models, keys and audit through edge (productio
         expect(await audited((e) => e.event === 'perimeter_block' && e.metadata.key_id === k.id && e.metadata.cause === 'loop_detected' && e.ip === '10.1.2.3')).toBeDefined();
         // Audits are written in the trip's own transaction: the later trips above being visible, the ignored one would be too.
         expect((await owner.get('/api/v1/audit-events')).body.find((e: any) => e.event === 'perimeter_block' && e.ip === '10.9.9.9')).toBeUndefined();
-        expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: -1, ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
+        for (const resetAtMs of [-1, 9e15]) expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs, ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
         expect((await grpcError(service.recordKeyTrip({ keyId: k.id, status: 'active', resetAtMs: 0, ip: '', userAgent: '' }))).code).toBe('VALIDATION_FAILED');
         expect((await grpcError(service.recordKeyTrip({ keyId: 'ak_ffffffffffffffff', status: 'tripped', resetAtMs: 0, ip: '', userAgent: '' }))).code).toBe('NOT_FOUND');
       } finally {
@@ -410,15 +410,15 @@ describe('control-plane projects, models, keys and audit through edge (productio
       }
     });
 
-    it('records reset_at when an admin sets a key active from another status, and answers it in VerifyApiKey', async () => {
+    it('moves reset_at (the key generation) on every explicit PATCH to active, only upwards, and answers it in VerifyApiKey', async () => {
       const p = await project();
       const k = await key(p.id, { hourly_limit: 1 });
       const resetAtMs = async () => (await service.verifyApiKey({ rawKey: k.raw_key, ip: '', userAgent: '' })).resetAtMs;
       expect(await resetAtMs()).toBe(0);
-      // Changes that reset nothing: the cap of an active key, active to active, a trip.
+      // Changes that reset nothing: the cap alone, a trip, an admin pause.
       expect((await owner.patch(`/api/v1/keys/${k.id}`, { hourly_limit: 2 })).status).toBe(200);
-      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
       expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: 0, ip: '', userAgent: 'edge' })).status).toBe('tripped');
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'loop_detected' })).status).toBe(200);
       expect(await resetAtMs()).toBe(0);
 
       const before = Date.now();
@@ -426,15 +426,19 @@ describe('control-plane projects, models, keys and audit through edge (productio
       const first = await resetAtMs();
       expect(first).toBeGreaterThanOrEqual(before);
       expect(first).toBeLessThanOrEqual(Date.now());
-      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active', hourly_limit: null })).status).toBe(200);
-      expect(await resetAtMs()).toBe(first);
+      // Active to active is a reset too (a trip whose report failed leaves the database active),
+      // and back-to-back resets get distinct, growing generations.
+      const generations = [first];
+      for (let i = 0; i < 3; i++) {
+        expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active', hourly_limit: null })).status).toBe(200);
+        generations.push(await resetAtMs());
+      }
+      expect(generations.every((generation, i) => i === 0 || generation > generations[i - 1])).toBe(true);
+      expect((await owner.patch(`/api/v1/keys/${k.id}`, { hourly_limit: 3 })).status).toBe(200);
+      expect(await resetAtMs()).toBe(generations[3]);
 
-      // An admin pause and resume is a reset too.
-      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'loop_detected' })).status).toBe(200);
-      expect(await resetAtMs()).toBe(first);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
-      expect(await resetAtMs()).toBeGreaterThan(first);
+      // A trip from an edge of an earlier version (no generation) is recorded.
+      expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', ip: '', userAgent: 'edge' })).status).toBe('tripped');
     });
 
     it('stores neither the model api_key nor the key secret in clear (raw database rows)', async () => {

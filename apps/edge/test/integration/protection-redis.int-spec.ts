@@ -149,21 +149,29 @@ describe('redis protection store', () => {
     expect(await store.monthlySpendUsd(3)).toBe(0.2);
   });
 
-  it('keeps a trip marker readable by earlier versions (rolling upgrade) and reads theirs as generation 0', async () => {
+  it('keeps a trip marker readable by earlier versions (rolling upgrade), and never takes theirs for stale', async () => {
     const now = Date.now();
     const store = createRedisProtectionStore(replicaA, { limits: DEFAULT_LIMITS, clock: createManualClock(now), prefix });
     const generation = now - 60_000;
     const results = await Promise.all(Array.from({ length: 51 }, () => store.admitRequest('ak_marker', { loopGuardExempt: false, resetAtMs: generation })));
     expect(results.filter((result) => !result.ok)).toHaveLength(1);
-    // The marker's value is its expiry alone, as before; the generation sits beside it.
-    expect(await replicaA.get(`${prefix}k:ak_marker:loop-trip`)).toBe(String(now + TRIP_MARKER_TTL_MS));
-    expect(await replicaA.get(`${prefix}k:ak_marker:loop-trip-generation`)).toBe(String(generation));
+    // The marker's value is its expiry alone, as before; its generation and the applied one sit beside it.
+    const key = (name: string) => `${prefix}k:ak_marker:${name}`;
+    expect(await replicaA.get(key('loop-trip'))).toBe(String(now + TRIP_MARKER_TTL_MS));
+    expect(await replicaA.get(key('loop-trip-generation'))).toBe(String(generation));
+    expect(await replicaA.get(key('generation'))).toBe(String(generation));
+    for (const name of ['loop-trip', 'loop-trip-generation', 'generation']) expect(await replicaA.pttl(key(name))).toBeGreaterThan(TRIP_MARKER_TTL_MS - 60_000);
 
-    // A circuit trip written by an earlier version: the marker without a generation.
-    await replicaA.set(`${prefix}k:ak_legacy:circuit-trip`, String(now + TRIP_MARKER_TTL_MS), 'PX', TRIP_MARKER_TTL_MS);
-    const input = { keyId: 'ak_legacy', projectId: 4, estimatedUsd: 0.1, hourlyLimitUsd: null, monthlyBudgetUsd: null };
-    expect(await store.reserveSpend(input)).toEqual({ ok: false, kind: 'circuit_open', firstTrip: false });
-    expect(await store.reserveSpend({ ...input, resetAtMs: 1 })).toMatchObject({ ok: true });
+    // A loop trip written by an earlier version (no generation) beside a stale circuit trip.
+    const legacy = (name: string) => `${prefix}k:ak_legacy:${name}`;
+    await replicaA.set(legacy('loop-trip'), String(now + TRIP_MARKER_TTL_MS), 'PX', TRIP_MARKER_TTL_MS);
+    const input = { keyId: 'ak_legacy', projectId: 4, estimatedUsd: 0.5, hourlyLimitUsd: 0.1, monthlyBudgetUsd: null };
+    expect(await store.reserveSpend(input)).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+    // The newer generation clears the stale circuit trip but keeps the legacy loop trip (fail closed).
+    expect(await store.reserveSpend({ ...input, hourlyLimitUsd: null, resetAtMs: 1 })).toMatchObject({ ok: true });
+    expect(await store.admitRequest('ak_legacy', { loopGuardExempt: false, resetAtMs: 1 })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+    expect(await replicaA.exists(legacy('circuit-trip'), legacy('circuit-trip-generation'))).toBe(0);
+    expect(await replicaA.pttl(legacy('generation'))).toBeGreaterThan(0);
   });
 
   it('works with the system clock when none is injected', async () => {

@@ -95,11 +95,11 @@ describe('gateway protection across two edge replicas (production mode)', () => 
   }, 60_000);
 
   /**
-   * Replays a reset that the edges' key.changed handler (resetKey) missed: once both edges have
-   * handled the reset, the trip marker goes back into Redis exactly as the trip wrote it (its value
-   * is its expiry; its generation, in a key beside it, went with the reset, so it reads as the one
-   * before the reset). control-plane's reset_at, carried in the key principal, must make the edges
-   * clear it instead of refusing the key.
+   * Replays a reset that the edges' key.changed handler (resetKey) missed: once the handlers have
+   * cleared the trip, and before any call of the key, the trip goes back into Redis exactly as it
+   * was written (the marker, whose value is its expiry, and the generation it was decided under,
+   * the one before the reset). control-plane's reset_at, carried in the key principal, must make
+   * the edges clear it instead of refusing the key.
    */
   async function replayMissedReset(
     project: ProjectFixture,
@@ -111,17 +111,19 @@ describe('gateway protection across two edge replicas (production mode)', () => 
     const store = new Redis(redis.url);
     try {
       const key = `${DEFAULT_PROTECTION_PREFIX}k:${project.keyId}:${marker}`;
-      const trip = await store.get(key);
+      const [trip, generation] = await store.mget(key, `${key}-generation`);
       expect(Number(trip)).toBeGreaterThan(Date.now());
+      expect(generation).toBe('0');
       const reset = await fixture.dashboard.patch(`/api/v1/keys/${project.keyId}`, { status: 'active', ...patch });
       expect(reset.status).toBe(200);
-      await eventually(async () => (await call(replicas[0])).status === 200 && (await call(replicas[1])).status === 200);
-      // Both replicas' handlers have run by now; let a straggler's DEL land before the replay.
+      await eventually(async () => (await store.exists(key)) === 0);
+      // Both replicas handle the broadcast; let a straggler's DEL land before the replay.
       await new Promise((resolve) => setTimeout(resolve, 500));
       await store.set(key, trip!, 'PX', 86_400_000);
+      await store.set(`${key}-generation`, generation!, 'PX', 86_400_000);
 
       for (const api of replicas) expect(await call(api)).toMatchObject({ status: 200 });
-      expect(await store.exists(key)).toBe(0);
+      expect(await store.exists(key, `${key}-generation`)).toBe(0);
     } finally {
       store.disconnect();
     }

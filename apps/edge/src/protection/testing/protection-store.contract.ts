@@ -264,24 +264,38 @@ export function describeProtectionStoreContract(name: string, factory: Protectio
         await reserveOk(b, { keyId, projectId, estimatedUsd: 0.5, hourlyLimitUsd: null, monthlyBudgetUsd: null, resetAtMs });
       });
 
-      it('clears a stale circuit trip but keeps a loop trip of the current generation', async () => {
+      it('clears stale loop and circuit trips together, once', async () => {
         const { clock, stores, a, b, keyId, projectId } = await setup();
         const input = { keyId, projectId, hourlyLimitUsd: 1, monthlyBudgetUsd: null };
         await a.settleSpend(await reserveOk(a, { ...input, estimatedUsd: 0.8 }), 0.8);
-        expect((await a.reserveSpend({ ...input, estimatedUsd: 0.5 })).ok).toBe(false);
-        const resetAtMs = T0 + 1_000;
-        // After the reset, calls that know of it trip the loop guard.
-        clock.set(T0 + 5_000);
-        await admitUnder(stores, keyId, 51, resetAtMs);
-
-        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+        expect(await a.reserveSpend({ ...input, estimatedUsd: 0.5 })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+        await admitMany(stores, keyId, 51, false);
+        clock.advance(1_000);
+        const resetAtMs = T0 + 500;
+        expect((await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).ok).toBe(true);
         await reserveOk(a, { ...input, estimatedUsd: 1, resetAtMs });
-        expect(await b.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
       });
 
-      it('rejects a reset generation that is not a non-negative number', async () => {
+      it('refuses a call of an older generation without tripping the key, so it cannot wipe what was counted since the reset', async () => {
+        const { stores, a, b, keyId, projectId } = await setup();
+        const resetAtMs = T0 - 1_000;
+        // The admin lifted the cap to $1 at the reset; the current generation spends $0.90 of it.
+        const current = { keyId, projectId, hourlyLimitUsd: 1, monthlyBudgetUsd: null, resetAtMs };
+        await a.settleSpend(await reserveOk(a, { ...current, estimatedUsd: 0.9 }), 0.9);
+        // A call still holding the settings from before the reset ($0.10 cap, generation 0).
+        expect(await b.reserveSpend({ keyId, projectId, estimatedUsd: 0.5, hourlyLimitUsd: 0.1, monthlyBudgetUsd: null })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: false });
+        // It wrote no trip: the $0.90 still counts, and this call is the one that trips the key.
+        expect(await a.reserveSpend({ ...current, estimatedUsd: 0.9 })).toEqual({ ok: false, kind: 'circuit_open', firstTrip: true });
+
+        const loopKey = newKeyId();
+        expect((await admitUnder(stores, loopKey, 50, resetAtMs)).every((r) => r.ok)).toBe(true);
+        expect(await b.admitRequest(loopKey, { loopGuardExempt: false })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: false });
+        expect(await a.admitRequest(loopKey, { loopGuardExempt: false, resetAtMs })).toEqual({ ok: false, kind: 'loop_detected', firstTrip: true });
+      });
+
+      it('rejects a reset generation that is not an integer ms epoch', async () => {
         const { a, keyId, projectId } = await setup();
-        await expect(a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs: Number.NaN })).rejects.toThrow(RangeError);
+        for (const resetAtMs of [Number.NaN, 1.5, 2 ** 60]) await expect(a.admitRequest(keyId, { loopGuardExempt: false, resetAtMs })).rejects.toThrow(RangeError);
         await expect(a.reserveSpend({ keyId, projectId, estimatedUsd: 0, hourlyLimitUsd: null, monthlyBudgetUsd: null, resetAtMs: -1 })).rejects.toThrow(RangeError);
       });
     });

@@ -292,9 +292,9 @@ export interface KeyPrincipal {
   /** The organization's IP block list (addresses and CIDRs); project.changed invalidates it. */
   blockedIps: string[];
   /**
-   * When an admin last set the key back to active from another status (ms since the epoch; 0 =
-   * never). Edge treats a loop or circuit trip marker set before it as stale and clears it, so a
-   * missed key.changed broadcast cannot keep a reset key refused beyond the cache TTL.
+   * When an admin last set the key to active (ms since the epoch; 0 = never): the key's
+   * generation. Edge treats a loop or circuit trip decided under an older generation as stale and
+   * clears it, so a missed key.changed broadcast cannot keep a reset key refused beyond the cache TTL.
    */
   resetAtMs: number;
 }
@@ -308,9 +308,9 @@ export interface RecordKeyTripRequest {
   /**
    * The key's reset_at_ms (KeyPrincipal) the edge decided the trip under. A trip decided before
    * a later admin reset (the edge still held the key's old settings) is ignored: the key stays
-   * active. 0 = decided before any reset.
+   * active. 0 = decided before any reset; absent (an edge of an earlier version) = recorded.
    */
-  resetAtMs: number;
+  resetAtMs?: number | undefined;
 }
 
 export interface TouchKeysRequest {
@@ -5047,7 +5047,7 @@ export const KeyPrincipal: MessageFns<KeyPrincipal> = {
 };
 
 function createBaseRecordKeyTripRequest(): RecordKeyTripRequest {
-  return { keyId: "", status: "", ip: "", userAgent: "", resetAtMs: 0 };
+  return { keyId: "", status: "", ip: "", userAgent: "", resetAtMs: undefined };
 }
 
 export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
@@ -5064,7 +5064,7 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     if (message.userAgent !== "") {
       writer.uint32(34).string(message.userAgent);
     }
-    if (message.resetAtMs !== 0) {
+    if (message.resetAtMs !== undefined) {
       writer.uint32(40).int64(message.resetAtMs);
     }
     return writer;
@@ -5153,7 +5153,7 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
         ? globalThis.Number(object.resetAtMs)
         : isSet(object.reset_at_ms)
         ? globalThis.Number(object.reset_at_ms)
-        : 0,
+        : undefined,
     };
   },
 
@@ -5171,7 +5171,7 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     if (message.userAgent !== "") {
       obj.userAgent = message.userAgent;
     }
-    if (message.resetAtMs !== 0) {
+    if (message.resetAtMs !== undefined) {
       obj.resetAtMs = Math.round(message.resetAtMs);
     }
     return obj;
@@ -5186,7 +5186,7 @@ export const RecordKeyTripRequest: MessageFns<RecordKeyTripRequest> = {
     message.status = object.status ?? "";
     message.ip = object.ip ?? "";
     message.userAgent = object.userAgent ?? "";
-    message.resetAtMs = object.resetAtMs ?? 0;
+    message.resetAtMs = object.resetAtMs ?? undefined;
     return message;
   },
 };
