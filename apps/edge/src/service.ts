@@ -79,13 +79,8 @@ export async function startEdge(env: EdgeEnv, overrides: EdgeOverrides = {}): Pr
   const pipeline = new ExecutionPipeline({ clients, policies, guardrail, guard, steps, logger, reserveCompletionTokens: env.SPEND_RESERVE_COMPLETION_TOKENS });
 
   const subscriptions: Subscription[] = [...(await keyCache.listen(bus)), await policies.listen(bus)];
-  // An admin PATCHing a key back to active resets its trips and spend window on every replica.
-  subscriptions.push(
-    await bus.broadcast(Subjects.keyChanged, async (message) => {
-      const change = events.KeyChanged.decode(message.data);
-      if (change.status === 'active') await guard.resetKey(change.keyId);
-    }),
-  );
+  // An admin reset of a key clears its trips and spend window on every replica.
+  subscriptions.push(await bus.broadcast(Subjects.keyChanged, async (message) => guard.onKeyChanged(events.KeyChanged.decode(message.data))));
 
   const app = createEdgeApp(env, { clients, keys, guard, pipeline, policies }, logger, metrics);
   const server: Server = await new Promise((resolve, reject) => {

@@ -178,7 +178,7 @@ export class ApiKeysUseCase {
         const resetAt = new Date(Math.max(Date.now(), (next.resetAt?.getTime() ?? 0) + 1));
         next = await tx.apiKey.update({ where: { id: row.id }, data: { resetAt } });
       }
-      await emitKeyChanged(tx, next);
+      await emitKeyChanged(tx, next, { reset: patch.status === 'active' });
       return next;
     });
     const project = await this.db.project.findUnique({ where: { id: updated.projectId } });

@@ -153,7 +153,7 @@ export class ProjectsUseCase {
       await tx.modelDefinition.deleteMany({ where: { projectId: project.id } });
       await tx.projectMonthlySpend.deleteMany({ where: { projectId: project.id } });
       await tx.project.delete({ where: { id: project.id } });
-      for (const key of keys) if (key.status !== 'revoked') await emitKeyChanged(tx, key, 'revoked');
+      for (const key of keys) if (key.status !== 'revoked') await emitKeyChanged(tx, key, { status: 'revoked' });
       await emitProjectChanged(tx, project.id, project.organizationId, 'deleted');
     });
   }

@@ -112,11 +112,13 @@ export class ProtectionGuard {
   }
 
   /**
-   * key.changed back to `active`: the admin reset the key, clear its trips and spend window. The
-   * fast path; if this replica misses the broadcast, the key's `resetAtMs` clears them on its next call.
+   * A key.changed broadcast: an admin reset clears the key's trips and windows (resetKey). Any
+   * other change (a new hourly_limit alone, a pause) leaves them: the hour's spend keeps counting.
+   * An event without `reset` comes from a control-plane of an earlier version, which does not
+   * say; every change to active counts as a reset then, as it always did.
    */
-  resetKey(keyId: string): Promise<void> {
-    return this.store.resetKey(keyId);
+  async onKeyChanged(change: { keyId: string; status: string; reset?: boolean }): Promise<void> {
+    if (change.status === 'active' && change.reset !== false) await this.store.resetKey(change.keyId);
   }
 
   isHealthy(): Promise<boolean> {

@@ -389,6 +389,8 @@ describe('control-plane projects, models, keys and audit through edge (productio
         const repeated = await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: 0, ip: '10.1.2.3', userAgent: 'edge' });
         expect(repeated.loopInterventionCount).toBe(1);
         expect((await owner.patch(`/api/v1/keys/${k.id}`, { status: 'active' })).status).toBe(200);
+        // A new cap alone is no reset: edge keeps counting the hour's spend.
+        expect((await owner.patch(`/api/v1/keys/${k.id}`, { hourly_limit: 5 })).status).toBe(200);
         const generation = (await service.verifyApiKey({ rawKey: k.raw_key, ip: '', userAgent: '' })).resetAtMs;
         expect(generation).toBeGreaterThan(0);
         // Decided under the settings before the reset (an edge still holding them): ignored, no event, no audit.
@@ -397,8 +399,14 @@ describe('control-plane projects, models, keys and audit through edge (productio
         expect((await service.recordKeyTrip({ keyId: k.id, status: 'loop_detected', resetAtMs: generation, ip: '', userAgent: 'edge' })).loopInterventionCount).toBe(2);
         expect((await service.recordKeyTrip({ keyId: k.id, status: 'tripped', resetAtMs: generation, ip: '', userAgent: 'edge' })).status).toBe('tripped');
         expect((await owner.get('/api/v1/keys')).body.find((item: any) => item.id === k.id)).toMatchObject({ status: 'tripped', loop_intervention_count: 2 });
-        await eventually(async () => changes.filter((change) => change.keyId === k.id).length >= 4, 5_000);
-        expect(changes.filter((change) => change.keyId === k.id).map((change) => change.status)).toEqual(['loop_detected', 'active', 'loop_detected', 'tripped']);
+        await eventually(async () => changes.filter((change) => change.keyId === k.id).length >= 5, 5_000);
+        expect(changes.filter((change) => change.keyId === k.id).map((change) => [change.status, change.reset])).toEqual([
+          ['loop_detected', false],
+          ['active', true],
+          ['active', false],
+          ['loop_detected', false],
+          ['tripped', false],
+        ]);
         expect(await audited((e) => e.event === 'perimeter_block' && e.metadata.key_id === k.id && e.metadata.cause === 'loop_detected' && e.ip === '10.1.2.3')).toBeDefined();
         // Audits are written in the trip's own transaction: the later trips above being visible, the ignored one would be too.
         expect((await owner.get('/api/v1/audit-events')).body.find((e: any) => e.event === 'perimeter_block' && e.ip === '10.9.9.9')).toBeUndefined();

@@ -106,6 +106,13 @@ export interface KeyChanged {
   status: string;
   hourlyLimit?: number | undefined;
   loopInterventionCount: number;
+  /**
+   * Whether this change is an admin reset (a PATCH with status active: reset_at moved), which
+   * clears the key's trips and windows on every edge. False for any other change, e.g. a new
+   * hourly_limit alone: the spend of the hour keeps counting. Absent: a control-plane of an
+   * earlier version, which does not say; edge then takes every change to active for a reset.
+   */
+  reset?: boolean | undefined;
 }
 
 /** gateway.v1.project.changed */
@@ -1580,7 +1587,15 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
 };
 
 function createBaseKeyChanged(): KeyChanged {
-  return { meta: undefined, keyId: "", projectId: 0, status: "", hourlyLimit: undefined, loopInterventionCount: 0 };
+  return {
+    meta: undefined,
+    keyId: "",
+    projectId: 0,
+    status: "",
+    hourlyLimit: undefined,
+    loopInterventionCount: 0,
+    reset: undefined,
+  };
 }
 
 export const KeyChanged: MessageFns<KeyChanged> = {
@@ -1602,6 +1617,9 @@ export const KeyChanged: MessageFns<KeyChanged> = {
     }
     if (message.loopInterventionCount !== 0) {
       writer.uint32(48).int32(message.loopInterventionCount);
+    }
+    if (message.reset !== undefined) {
+      writer.uint32(56).bool(message.reset);
     }
     return writer;
   },
@@ -1667,6 +1685,14 @@ export const KeyChanged: MessageFns<KeyChanged> = {
             message.loopInterventionCount = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.reset = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1703,6 +1729,7 @@ export const KeyChanged: MessageFns<KeyChanged> = {
         : isSet(object.loop_intervention_count)
         ? globalThis.Number(object.loop_intervention_count)
         : 0,
+      reset: isSet(object.reset) ? globalThis.Boolean(object.reset) : undefined,
     };
   },
 
@@ -1726,6 +1753,9 @@ export const KeyChanged: MessageFns<KeyChanged> = {
     if (message.loopInterventionCount !== 0) {
       obj.loopInterventionCount = Math.round(message.loopInterventionCount);
     }
+    if (message.reset !== undefined) {
+      obj.reset = message.reset;
+    }
     return obj;
   },
 
@@ -1740,6 +1770,7 @@ export const KeyChanged: MessageFns<KeyChanged> = {
     message.status = object.status ?? "";
     message.hourlyLimit = object.hourlyLimit ?? undefined;
     message.loopInterventionCount = object.loopInterventionCount ?? 0;
+    message.reset = object.reset ?? undefined;
     return message;
   },
 };
