@@ -32,10 +32,11 @@ interface KeyState {
   /** ms epoch (injected clock) until which the trip marker holds; 0 = not tripped. */
   loopTripUntil: number;
   circuitTripUntil: number;
-  /** The key's reset generation (resetAtMs) the trip was decided under; see applyGeneration. */
-  loopTripGeneration: number;
-  circuitTripGeneration: number;
-  /** The last reset generation this store caught up with (0 = none). */
+  /**
+   * The last reset generation this store caught up with (0 = none). A trip is only ever written
+   * under it (see applyGeneration), so unlike the Redis markers a trip here needs no generation of
+   * its own: every live trip is of the applied generation.
+   */
   appliedGeneration: number;
   /** Rolling-hour spend entries (reserved and settled) by reservation id. */
   spend: Map<string, SpendEntry>;
@@ -71,7 +72,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
   function keyState(keyId: string): KeyState {
     let state = keys.get(keyId);
     if (!state) {
-      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, loopTripGeneration: 0, circuitTripGeneration: 0, appliedGeneration: 0, spend: new Map(), pending: new Map() };
+      state = { rate: [], loop: [], loopTripUntil: 0, circuitTripUntil: 0, appliedGeneration: 0, spend: new Map(), pending: new Map() };
       keys.set(keyId, state);
     }
     return state;
@@ -116,23 +117,19 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
     state.loop = [];
     state.loopTripUntil = 0;
     state.circuitTripUntil = 0;
-    state.loopTripGeneration = 0;
-    state.circuitTripGeneration = 0;
     state.spend.clear();
     state.pending.clear();
   }
 
   /**
    * Catches up on a reset whose key.changed (and so resetKey) never reached this store, like the
-   * scripts' applyGeneration: the first call of a newer generation than the applied one finds any
-   * live trip decided under an older generation stale and does what resetKey does, once per
-   * generation. Returns the applied generation. (Every trip here records its generation, so no
-   * trip of a newer generation than the applied one can exist: nothing to keep.)
+   * scripts' applyGeneration: the first call of a newer generation than the applied one finds every
+   * live trip stale (all are of the applied generation) and does what resetKey does, once per
+   * generation. Returns the applied generation.
    */
   function applyGeneration(state: KeyState, now: number, generation: number): number {
     if (generation <= state.appliedGeneration) return state.appliedGeneration;
-    const stale = (until: number, tripGeneration: number) => until > now && tripGeneration < generation;
-    if (stale(state.loopTripUntil, state.loopTripGeneration) || stale(state.circuitTripUntil, state.circuitTripGeneration)) clearKeyState(state);
+    if (state.loopTripUntil > now || state.circuitTripUntil > now) clearKeyState(state);
     state.appliedGeneration = generation;
     return generation;
   }
@@ -207,7 +204,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
           // A call of an older generation than the applied one (it holds the settings from before
           // a reset) is refused but writes no trip.
           if (resetAtMs < applied) return { ok: false, kind: 'loop_detected', firstTrip: false };
-          [state.loopTripUntil, state.loopTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
+          state.loopTripUntil = now + TRIP_MARKER_TTL_MS;
           return { ok: false, kind: 'loop_detected', firstTrip: true };
         }
         // Every request that reaches this point counts for the loop pattern, even if the rate
@@ -262,7 +259,7 @@ export function createMemoryProtectionStore(options: { limits: ProtectionLimits;
       // "Crossing" the cap means exceeding it: spend that lands exactly on the limit is allowed.
       if (hourlyLimit !== null && sumSpend(key) + estimate > hourlyLimit) {
         if (resetAtMs < applied) return { ok: false, kind: 'circuit_open', firstTrip: false };
-        [key.circuitTripUntil, key.circuitTripGeneration] = [now + TRIP_MARKER_TTL_MS, resetAtMs];
+        key.circuitTripUntil = now + TRIP_MARKER_TTL_MS;
         return { ok: false, kind: 'circuit_open', firstTrip: true };
       }
 
