@@ -39,7 +39,7 @@ export interface KeyPrincipalView {
   blockedIps: string[];
   /** ms until expires_at (null = no expiry): a cached answer must not outlive the key. */
   expiresInMs: number | null;
-  /** ms epoch of the last admin reset to active (0 = never): edge drops trips older than it. */
+  /** ms epoch of the last admin reset to active (0 = never): the key's generation; edge drops trips of older ones. */
   resetAtMs: number;
 }
 

@@ -64,11 +64,11 @@ export interface AdmitRequestOptions {
   loopGuardExempt: boolean;
   /**
    * ms epoch of the key's last admin reset to active, as control-plane answered it to this caller
-   * (0 or absent = never): the key's generation. A trip records the generation it was decided
-   * under. A live trip of an older generation is stale (the reset's key.changed, and so resetKey,
-   * never reached this store, or a call still holding the key's old settings tripped it after the
-   * reset): the call first does exactly what resetKey does, then proceeds. A trip of the caller's
-   * generation (or a newer one) refuses as usual.
+   * (0 or absent = never): the key's generation. The first call of a newer generation than the one
+   * the store last caught up with finds the older trips stale (the reset's key.changed, and so
+   * resetKey, never reached this store) and does exactly what resetKey does before it proceeds,
+   * once per generation. A call of an older generation (it holds the settings from before a reset)
+   * is refused when it would trip the key, but writes no trip and reports no first trip.
    */
   resetAtMs?: number;
 }

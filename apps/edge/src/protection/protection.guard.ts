@@ -11,7 +11,7 @@ export interface GuardedKey {
   monthlyBudgetUsd: number | null;
   /** control-plane's durable spend of the project this month (USD): the floor of the counter. */
   projectMonthlySpendUsd: number;
-  /** ms epoch of the key's last admin reset to active (0 = never): trips before it are stale. */
+  /** ms epoch of the key's last admin reset to active (0 = never): the key's generation (see AdmitRequestOptions). */
   resetAtMs: number;
 }
 

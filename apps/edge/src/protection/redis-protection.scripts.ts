@@ -8,7 +8,7 @@
  * - A trip marker's value is its `until` ms, as it always was (so replicas of an earlier version
  *   still read it during a rolling upgrade); the reset generation the trip was decided under (the
  *   key's resetAtMs as the tripping call knew it) sits beside it in its own key, with the same
- *   expiry. A marker without one (written by an earlier version) reads as generation 0.
+ *   expiry. A marker without one (written by an earlier version) is never stale (fail closed).
  * - Money is integer micro-dollars; `fmt` prints integers with %d because redis.call would
  *   otherwise format Lua numbers with %.14g.
  * - Every key is declared in KEYS (no key built inside a script).

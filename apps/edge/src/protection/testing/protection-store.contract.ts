@@ -200,9 +200,8 @@ export function describeProtectionStoreContract(name: string, factory: Protectio
     });
 
     // The key's last admin reset (control-plane's reset_at) arrives with every call as the key's
-    // generation, and each trip records the generation it was decided under. So a replica that
-    // missed the reset's key.changed (and never ran resetKey) still lets the key run again, and so
-    // does a trip written after the reset by a call still holding the key's old settings.
+    // generation. So a replica that missed the reset's key.changed (and never ran resetKey) still
+    // lets the key run again, and a call still holding the key's old settings cannot pause it again.
     describe('reset generation (resetKey missed)', () => {
       /** Fires `count` admits at once under one generation, alternating replicas. */
       function admitUnder(stores: ProtectionStore[], keyId: string, count: number, resetAtMs: number): Promise<AdmitResult[]> {
