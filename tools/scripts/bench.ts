@@ -9,19 +9,10 @@ import { runGuardrailBench } from '../../apps/guardrail/scripts/bench-guardrail'
 import { createServiceClient } from '@gateway/grpc';
 import { guardrail, ledger, providerproxy, router } from '@gateway/proto';
 import { metricSamples, metricSum } from '@gateway/telemetry';
-import { GatewayFixture, MockProviderProcess, ProductionStack, scrapeMetrics } from '@gateway/testing';
+import { GatewayFixture, median, MockProviderProcess, ProductionStack, sampleStats, scrapeMetrics, timed, type SampleStats } from '@gateway/testing';
 
 const root = join(__dirname, '../..');
 const OWNER = { email: 'owner@bench.test', password: 'bench-password-123' };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
-}
 
 /** CPU time (user + system, ms) of a process so far, from /proc. */
 function cpuMs(pid: number | undefined): number {
@@ -92,23 +83,11 @@ interface LevelFigures {
   overheadP99: number;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** The median of each figure over the rounds, and the range of the rate (one round: no range). */
 function medianLevel(rounds: LevelFigures[]): LevelFigures & { rounds: number; perSecondMin: number; perSecondMax: number } {
   const of = (key: keyof LevelFigures) => median(rounds.map((round) => round[key]));
   const rates = rounds.map((round) => round.perSecond);
   return { perSecond: of('perSecond'), p50: of('p50'), p99: of('p99'), overheadP50: of('overheadP50'), overheadP99: of('overheadP99'), rounds: rounds.length, perSecondMin: Math.min(...rates), perSecondMax: Math.max(...rates) };
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
 }
 
 /** BENCH_PROFILE=<dir>: CPU profiles of the main services, written when they stop (open in Chrome DevTools). */
@@ -194,8 +173,8 @@ async function gatewaySection(calls: number, rounds: number) {
           // Edge coalesces the trace checks and step writes of concurrent executions (batch methods).
           ledgerCallRounds.push(((await grpcCalls(ledgerOps)) - ledgerCallsBefore) / calls);
         }
-        const gateway = stats(measured.latencies);
-        const mockOnly = stats(baseline.latencies);
+        const gateway = sampleStats(measured.latencies);
+        const mockOnly = sampleStats(baseline.latencies);
         (perRound[String(connections)] ??= []).push({ perSecond: measured.perSecond, p50: gateway.p50, p99: gateway.p99, overheadP50: gateway.p50 - mockOnly.p50, overheadP99: gateway.p99 - mockOnly.p99 });
       }
     }
@@ -219,7 +198,7 @@ async function gatewaySection(calls: number, rounds: number) {
     const hops = await hopLatencies(stack, project.projectId, traceId, input, calls);
     const memory = Object.fromEntries(apps.map((app) => [app.name, Math.round(rssMb(app.process?.pid))]));
     const heap = Object.fromEntries(await Promise.all(apps.map(async (app) => [app.name, await heapMb(app.opsPort)] as const)));
-    return { levels, firstChunk: stats(firstChunk), memory, heap, hops, cpuPerExecution, ledgerCallsPerExecution };
+    return { levels, firstChunk: sampleStats(firstChunk), memory, heap, hops, cpuPerExecution, ledgerCallsPerExecution };
   } finally {
     agent.destroy();
     await stack.stopAll();
@@ -246,12 +225,12 @@ async function hopLatencies(stack: ProductionStack, projectId: number, traceId: 
         ledger.RecordStepRequest.fromJSON({ actor, projectId, traceId, type: 'run', input, output: 'answer', model: 'bench', tier: 'simple', cost: 0.00001, latencyMs: 2, idempotencyKey: `bench-${Math.random()}` }),
       ),
   };
-  const result: Record<string, ReturnType<typeof stats>> = {};
+  const result: Record<string, SampleStats> = {};
   for (const [name, call] of Object.entries(hops)) {
     for (let i = 0; i < 20; i++) await call();
     const samples: number[] = [];
     for (let i = 0; i < calls; i++) samples.push(await timed(call));
-    result[name] = stats(samples);
+    result[name] = sampleStats(samples);
   }
   for (const client of [ledgerClient, guardrailClient, routerClient, proxyClient]) client.close();
   return result;

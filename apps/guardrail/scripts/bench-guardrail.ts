@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { checkText, type GuardrailPolicy } from '@gateway/guardrail';
+import { sampleStats } from '@gateway/testing';
 import * as fakeSecrets from '@gateway/guardrail/testing';
 
 type FakeSecretFactory = typeof fakeSecrets;
@@ -110,10 +111,6 @@ function adversarialInputs(seededRandom: FakeSecretFactory['seededRandom']): Arr
   ];
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 /** One measured row; `pass` compares `targetOf` (p95 or max) with `targetMs`. */
 export interface GuardrailBenchRow {
   name: string;
@@ -134,9 +131,8 @@ export interface GuardrailBenchOptions {
 }
 
 function row(name: string, chars: number, timings: number[], targetMs: number, targetOf: 'p95' | 'max'): GuardrailBenchRow {
-  const sorted = [...timings].sort((a, b) => a - b);
-  const measured = { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]! };
-  return { name, chars, runs: sorted.length, ...measured, targetMs, targetOf, pass: measured[targetOf] < targetMs };
+  const { n, ...measured } = sampleStats(timings);
+  return { name, chars, runs: n, ...measured, targetMs, targetOf, pass: measured[targetOf] < targetMs };
 }
 
 /**

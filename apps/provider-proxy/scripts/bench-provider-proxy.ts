@@ -7,30 +7,11 @@
 import { join } from 'node:path';
 import { createServiceClient } from '@gateway/grpc';
 import { providerproxy } from '@gateway/proto';
-import { ControlPlaneFixture, MockProviderProcess, ProductionStack } from '@gateway/testing';
+import { ControlPlaneFixture, MockProviderProcess, ProductionStack, sampleStats, timed, type SampleStats } from '@gateway/testing';
 
 const root = join(__dirname, '../../..');
 const OWNER = { email: 'owner@proxy-bench.test', password: 'proxy-bench-password-123' };
 const INPUT = 'Summarize the quarterly report in three bullet points for the sales team.';
-
-export interface Percentiles {
-  n: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-function stats(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { n: sorted.length, p50: at(50), p95: at(95), p99: at(99) };
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
 
 export async function runProviderProxyBench(calls = 300) {
   const mock = new MockProviderProcess(root);
@@ -90,12 +71,12 @@ export async function runProviderProxyBench(calls = 300) {
       }
       return {
         calls,
-        direct: stats(samples.direct),
-        proxy: stats(samples.proxy),
-        overhead: stats(samples.proxy.map((ms, i) => ms - samples.direct[i])),
-        directStream: stats(samples.directStream),
-        proxyStream: stats(samples.proxyStream),
-        streamOverhead: stats(samples.proxyStream.map((ms, i) => ms - samples.directStream[i])),
+        direct: sampleStats(samples.direct),
+        proxy: sampleStats(samples.proxy),
+        overhead: sampleStats(samples.proxy.map((ms, i) => ms - samples.direct[i])),
+        directStream: sampleStats(samples.directStream),
+        proxyStream: sampleStats(samples.proxyStream),
+        streamOverhead: sampleStats(samples.proxyStream.map((ms, i) => ms - samples.directStream[i])),
       };
     } finally {
       proxy.close();
@@ -110,7 +91,7 @@ export async function runProviderProxyBench(calls = 300) {
 async function main(): Promise<void> {
   const result = await runProviderProxyBench(Number(process.env.BENCH_CALLS ?? 300));
   const fmt = (n: number) => n.toFixed(2).padStart(8);
-  const row = (name: string, s: Percentiles) => `${name.padEnd(34)} p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}  p99 ${fmt(s.p99)}`;
+  const row = (name: string, s: SampleStats) => `${name.padEnd(34)} p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}  p99 ${fmt(s.p99)}`;
   process.stdout.write(
     [
       '',

@@ -6,3 +6,4 @@ export * from './processes';
 export * from './gateway-fixture';
 export * from './control-plane-fixture';
 export * from './metrics';
+export * from './sample-stats';
